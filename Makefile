@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# tpgen: build the generator, run the demo, run the tests.
+#
+#   make            build ./tpgen
+#   make run        install what is missing, build, generate specs/sched.yaml, run it
+#   make check      the whole test suite (ends with "N passed, N failed")
+#   make bench      benchmarks against bpftool, bpftrace, ftrace and hand-written BPF
+#   make install    PREFIX=/usr/local DESTDIR=
+
+VERSION		:= 0.1.0
+PREFIX		?= /usr/local
+CC		?= cc
+CFLAGS		?= -O2 -g
+CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS	+= -Igen -Ibuild -DTPGEN_VERSION='"$(VERSION)"'
+LDLIBS		+= -lbpf -lelf -lz -lyaml
+
+BUILD		:= build
+GEN_SRCS	:= $(sort $(wildcard gen/*.c))
+GEN_OBJS	:= $(patsubst gen/%.c,$(BUILD)/%.o,$(GEN_SRCS))
+TEMPLATES	:= $(sort $(wildcard templates/*))
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+.PHONY: all deps run check test bench install clean fuzz
+.DELETE_ON_ERROR:
+
+all: tpgen
+
+# Debian packages the project needs; installed when missing (root, apt).
+DEPS_BUILD	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev pkg-config
+DEPS_TEST	:= libtraceevent-dev libcmocka-dev bpftrace
+
+deps:
+	$(Q)tests/deps.sh $(DEPS_BUILD)
+
+deps-test: deps
+	$(Q)tests/deps.sh $(DEPS_TEST)
+
+$(BUILD):
+	$(Q)mkdir -p $@
+
+# Templates are embedded in the binary: build/templates.c holds one array each.
+$(BUILD)/templates.c: $(TEMPLATES) gen/embed.sh | $(BUILD)
+	$(call msg,EMBED,$@)
+	$(Q)sh gen/embed.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/templates.o: $(BUILD)/templates.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: gen/%.c | $(BUILD)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+tpgen: $(GEN_OBJS) $(BUILD)/templates.o
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+-include $(GEN_OBJS:.o=.d)
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory tpgen
+	$(Q)tests/run-demo.sh
+
+check: deps-test
+	$(Q)$(MAKE) --no-print-directory tpgen
+	$(Q)tests/run.sh
+
+test: check
+
+bench: deps-test
+	$(Q)$(MAKE) --no-print-directory tpgen
+	$(Q)bench/run.sh
+
+clean:
+	$(Q)rm -rf $(BUILD) tpgen out/*

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * tpgen's model: tracepoint events as read from tracefs format files, each
+ * field classified once into the C type tpgen emits for it. Readers fill it,
+ * emitters only walk it.
+ */
+#ifndef __TPGEN_MODEL_H
+#define __TPGEN_MODEL_H
+
+#include <stdbool.h>
+
+enum field_kind {
+	FIELD_SCALAR,		/* int x; u64 y; pid_t z; enum e; bool b */
+	FIELD_POINTER,		/* struct task_struct *p; const char *const *argv */
+	FIELD_ARRAY,		/* char comm[16]; u8 mac[6]; char comm[TASK_COMM_LEN] */
+	FIELD_FLEX,		/* char buf[]; unsigned long args[]  (size 0, trailing) */
+	FIELD_DATA_LOC,		/* __data_loc char[] name: u32, offset | len << 16 from record start */
+	FIELD_REL_LOC,		/* __rel_loc char[] name: u32, offset | len << 16 from end of field */
+	FIELD_BLOB,		/* a by-value type of an odd size, emitted as bytes */
+};
+
+struct tp_field {
+	char *decl;		/* the whole declaration as in the format file: "char prev_comm[16]" */
+	char *type;		/* kernel type spelling: "char", "pid_t", "__data_loc char[]", "struct x * *" */
+	char *name;		/* "prev_comm" */
+	char *array;		/* array size text as written ("16", "TASK_COMM_LEN"), or NULL */
+	enum field_kind kind;
+	unsigned int offset;
+	unsigned int size;
+	bool is_signed;
+	bool common;		/* common_type, common_flags, ... */
+	/*
+	 * The C type tpgen emits: 'ctype' before the name and 'suffix' after
+	 * ("__u8", "[16]"). For __data_loc/__rel_loc, ctype is __u32 and
+	 * elem_ctype/elem_size describe the dynamic array's elements.
+	 */
+	char *ctype;
+	char *suffix;
+	char *fwd;		/* struct/union to forward-declare for a pointer, "struct task_struct" */
+	unsigned int elem_size;	/* arrays, flex and dynamic arrays */
+	char *elem_ctype;
+	bool is_string;		/* char arrays, __data_loc char[] */
+	int line;		/* line in the format file, for diagnostics */
+};
+
+struct tp_event {
+	char *sys;		/* "sched" */
+	char *name;		/* "sched_switch" */
+	int id;			/* -1 when the event has no id */
+	char *path;		/* format file, for diagnostics */
+	struct tp_field *fields;
+	int nr_fields;
+	char *struct_name;	/* "sched_switch_ctx" or "sched__sched_switch_ctx" */
+	const char *rename_reason; /* why struct_name is the long form, or NULL */
+	unsigned int size;	/* size of the fixed part of the record, aligned */
+	unsigned int align;	/* alignment of the record */
+	bool packed;		/* a field sits off its natural alignment */
+};
+
+struct tp_events {
+	struct tp_event *ev;	/* sorted by (sys, name) */
+	int nr;
+	char *root;		/* the events directory read */
+};
+
+struct btf;
+
+/* gen/tracefs.c */
+int tracefs_parse_format(const char *path, const char *text, const char *sys,
+			 const char *name, struct tp_event *ev);
+int tracefs_default_dir(char **dir);
+int tracefs_load(struct tp_events *evs, const char *dir);
+void tp_event_clear(struct tp_event *ev);
+void tp_events_free(struct tp_events *evs);
+struct tp_event *tp_events_find(struct tp_events *evs, const char *sys, const char *name);
+
+/* gen/select.c: "sched/*", "sched:sched_switch", "*switch*" */
+bool tp_pattern_match(const char *pattern, const char *sys, const char *name);
+int tp_events_select(struct tp_events *evs, char **patterns, int nr, bool **selected);
+
+/* gen/names.c: struct names, given the kernel's BTF (may be NULL) */
+void tp_events_name(struct tp_events *evs, const bool *selected, const struct btf *btf);
+
+#endif /* __TPGEN_MODEL_H */

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Raw tracepoints from BTF: one per 'btf_trace_<tp>' typedef, arguments are
+ * the prototype's parameters after the leading 'void *__data'.
+ */
+#ifndef __TPGEN_RAWTP_H
+#define __TPGEN_RAWTP_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+struct btf;
+struct strbuf;
+
+/* Where an argument's name came from. */
+enum raw_name_src {
+	RAW_NAME_PROBESTUB,	/* __probestub_<tp> */
+	RAW_NAME_TRACEITER,	/* __traceiter_<tp> */
+	RAW_NAME_BPF_TRACE,	/* __bpf_trace_<class> with a matching prototype */
+	RAW_NAME_NONE,		/* arg0, arg1, ... */
+};
+
+struct raw_arg {
+	char *name;		/* "prev", or "arg1"; sanitized to a C identifier */
+	__u32 type_id;		/* BTF type id of the parameter */
+	unsigned int size;	/* size of the type in bytes (pointers: 8) */
+	bool is_signed;
+	bool is_ptr;
+	char *decl;		/* C declaration in vmlinux.h mode: "struct task_struct *prev" */
+	char *decl_sa;		/* C declaration in standalone mode: "struct task_struct *prev", "__u32 prev_state" */
+	char *ptr_struct;	/* for a pointer to a struct/union: "struct task_struct", else NULL */
+};
+
+struct raw_tp {
+	char *name;		/* "sched_switch" */
+	struct raw_arg *args;
+	int nr_args;
+	enum raw_name_src name_src;
+	char *name_from;	/* the BTF function the names came from, or NULL */
+	__u32 proto_id;		/* BTF id of the FUNC_PROTO */
+};
+
+struct raw_tps {
+	struct raw_tp *tp;	/* sorted by name */
+	int nr;
+};
+
+enum raw_mode {
+	RAW_MODE_STANDALONE,	/* no vmlinux.h */
+	RAW_MODE_VMLINUX,	/* kernel types as they are, needs vmlinux.h */
+};
+
+/* gen/btf.c: load BTF from a file (raw or ELF .BTF) or, with path NULL, the running kernel. */
+int kbtf_load(const char *path, struct btf **btf);
+
+/* gen/rawtp.c */
+int rawtp_load(struct raw_tps *r, const struct btf *btf);
+void rawtp_free(struct raw_tps *r);
+struct raw_tp *rawtp_find(struct raw_tps *r, const char *name);
+/* The raw tracepoint that a trace event fires from: syscalls/sys_enter_* -> sys_enter. */
+const char *rawtp_for_event(const char *sys, const char *event);
+
+/* gen/emit_raw.c: one header with 'struct <tp>_raw_args' for each selected tracepoint. */
+int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
+		    const struct btf *btf, enum raw_mode mode, const char *banner);
+
+#endif /* __TPGEN_RAWTP_H */

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* tpgen: growable strings, diagnostics, allocation, file I/O. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+
+int diag_errors;
+bool diag_quiet_warnings;
+
+static void die_oom(void)
+{
+	fputs("tpgen: error: out of memory\n", stderr);
+	exit(TPGEN_EXIT_ENV);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xcalloc(size_t n, size_t sz)
+{
+	void *p = calloc(n ? n : 1, sz ? sz : 1);
+
+	if (!p)
+		die_oom();
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die_oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	struct strbuf sb;
+	va_list ap;
+
+	sb_init(&sb);
+	va_start(ap, fmt);
+	sb_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	return sb_steal(&sb);
+}
+
+void sb_init(struct strbuf *sb)
+{
+	sb->buf = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void sb_free(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb_init(sb);
+}
+
+void sb_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+static void sb_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need <= sb->cap)
+		return;
+	if (need < sb->cap * 2)
+		need = sb->cap * 2;
+	if (need < 256)
+		need = 256;
+	sb->buf = xrealloc(sb->buf, need);
+	sb->cap = need;
+}
+
+void sb_add(struct strbuf *sb, const char *s, size_t n)
+{
+	sb_grow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+void sb_putc(struct strbuf *sb, char c)
+{
+	sb_add(sb, &c, 1);
+}
+
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int n;
+
+	va_copy(aq, ap);
+	n = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (n < 0)
+		return;
+	sb_grow(sb, n);
+	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	sb->len += n;
+}
+
+void sb_printf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+void sb_tab_to(struct strbuf *sb, size_t line_start, int col)
+{
+	int cur = 0;
+	size_t i;
+
+	for (i = line_start; i < sb->len; i++)
+		cur = sb->buf[i] == '\t' ? (cur / 8 + 1) * 8 : cur + 1;
+	if (cur >= col) {
+		sb_putc(sb, '\t');
+		return;
+	}
+	while (cur < col) {
+		sb_putc(sb, '\t');
+		cur = (cur / 8 + 1) * 8;
+	}
+}
+
+char *sb_steal(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	sb_init(sb);
+	return p;
+}
+
+static void vdiag(const char *kind, const char *file, int line, int col,
+		  const char *fmt, va_list ap)
+{
+	if (file && line > 0 && col > 0)
+		fprintf(stderr, "%s:%d:%d: %s: ", file, line, col, kind);
+	else if (file && line > 0)
+		fprintf(stderr, "%s:%d: %s: ", file, line, kind);
+	else if (file)
+		fprintf(stderr, "%s: %s: ", file, kind);
+	else
+		fprintf(stderr, "tpgen: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void diag_error(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	diag_errors++;
+	va_start(ap, fmt);
+	vdiag("error", file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(const char *file, int line, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag_quiet_warnings)
+		return;
+	va_start(ap, fmt);
+	vdiag("warning", file, line, col, fmt, ap);
+	va_end(ap);
+}
+
+void diag_caret(const char *src_line, int col)
+{
+	int i;
+
+	if (!src_line)
+		return;
+	for (i = 0; src_line[i] && src_line[i] != '\n'; i++)
+		fputc(src_line[i], stderr);
+	fputc('\n', stderr);
+	for (i = 1; i < col; i++)
+		fputc(src_line[i - 1] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}
+
+void pr_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	diag_errors++;
+	va_start(ap, fmt);
+	vdiag("error", NULL, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+void pr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (diag_quiet_warnings)
+		return;
+	va_start(ap, fmt);
+	vdiag("warning", NULL, 0, 0, fmt, ap);
+	va_end(ap);
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n + 1 >= cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0) {
+			int err = -errno;
+
+			if (err == -EINTR)
+				continue;
+			close(fd);
+			free(buf);
+			return err;
+		}
+		if (r == 0)
+			break;
+		n += r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*out = buf;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+static bool same_content(const char *path, const char *data, size_t len)
+{
+	size_t old_len;
+	char *old;
+	bool same;
+
+	if (read_file(path, &old, &old_len))
+		return false;
+	same = old_len == len && !memcmp(old, data, len);
+	free(old);
+	return same;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len, bool *changed)
+{
+	char *tmp;
+	size_t off = 0;
+	int fd, err = 0;
+
+	if (changed)
+		*changed = false;
+	if (same_content(path, data, len))
+		return 0;
+	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		err = -errno;
+		free(tmp);
+		return err;
+	}
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			err = -errno;
+			break;
+		}
+		off += w;
+	}
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	else if (changed)
+		*changed = true;
+	free(tmp);
+	return err;
+}
+
+static bool class_match(const char **pp, char c)
+{
+	const char *p = *pp + 1;
+	bool neg = false, hit = false;
+
+	if (*p == '!' || *p == '^') {
+		neg = true;
+		p++;
+	}
+	if (*p == ']') {
+		hit = c == ']';
+		p++;
+	}
+	while (*p && *p != ']') {
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			if (c >= p[0] && c <= p[2])
+				hit = true;
+			p += 3;
+		} else {
+			if (c == *p)
+				hit = true;
+			p++;
+		}
+	}
+	*pp = *p ? p + 1 : p;
+	return hit != neg;
+}
+
+bool glob_match(const char *pat, const char *s)
+{
+	const char *star_p = NULL, *star_s = NULL;
+
+	while (*s) {
+		if (*pat == '*') {
+			star_p = ++pat;
+			star_s = s;
+			continue;
+		}
+		if (*pat == '?' || (*pat && *pat != '[' && *pat == *s)) {
+			pat++;
+			s++;
+			continue;
+		}
+		if (*pat == '[') {
+			const char *p = pat;
+
+			if (class_match(&p, *s)) {
+				pat = p;
+				s++;
+				continue;
+			}
+		}
+		if (!star_p)
+			return false;
+		pat = star_p;
+		s = ++star_s;
+	}
+	while (*pat == '*')
+		pat++;
+	return !*pat;
+}
+
+int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+unsigned long long fnv1a64(unsigned long long h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	while (n--) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

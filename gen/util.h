@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* tpgen: small shared helpers: growable strings, diagnostics, allocation. */
+#ifndef __TPGEN_UTIL_H
+#define __TPGEN_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit codes (documented in README and tpgen(1)). */
+#define TPGEN_EXIT_OK		0
+#define TPGEN_EXIT_INPUT	1
+#define TPGEN_EXIT_USAGE	2
+#define TPGEN_EXIT_ENV		3
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A growable, always NUL-terminated string buffer: the single sink of every emitter. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t cap;
+};
+
+void sb_init(struct strbuf *sb);
+void sb_free(struct strbuf *sb);
+void sb_reset(struct strbuf *sb);
+void sb_add(struct strbuf *sb, const char *s, size_t n);
+void sb_puts(struct strbuf *sb, const char *s);
+void sb_putc(struct strbuf *sb, char c);
+void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Pad with tabs so that the next character lands at column 'col' (tab stops of 8). */
+void sb_tab_to(struct strbuf *sb, size_t line_start, int col);
+char *sb_steal(struct strbuf *sb);
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t sz);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Diagnostics in compiler form: "file:line:col: error: msg". line/col of 0 are
+ * omitted. 'src_line', when given, is printed under the message with a caret
+ * under column 'col'.
+ */
+void diag_error(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_warning(const char *file, int line, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_caret(const char *src_line, int col);
+/* "tpgen: error: ..." for errors with no file. */
+void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int diag_errors;
+extern bool diag_quiet_warnings;
+
+/* Read a whole file (works on tracefs/sysfs files that report size 0). */
+int read_file(const char *path, char **out, size_t *len);
+/* Write 'len' bytes to 'path' atomically (temp file + rename). Unchanged files are left alone. */
+int write_file_atomic(const char *path, const char *data, size_t len, bool *changed);
+
+/* Glob match with '*', '?' and '[...]' (fnmatch semantics without FNM_PATHNAME). */
+bool glob_match(const char *pat, const char *s);
+int str_cmp(const void *a, const void *b);
+
+/* 64-bit FNV-1a, for the input hash in banners. */
+unsigned long long fnv1a64(unsigned long long h, const void *data, size_t n);
+#define FNV1A64_INIT 0xcbf29ce484222325ULL
+
+#endif /* __TPGEN_UTIL_H */

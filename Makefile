@@ -12,7 +12,7 @@ PREFIX		?= /usr/local
 CC		?= cc
 CFLAGS		?= -O2 -g
 CFLAGS		+= -std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS	+= -Igen -Ibuild -DTPGEN_VERSION='"$(VERSION)"'
+CPPFLAGS	+= -D_GNU_SOURCE -Igen -Ibuild -DTPGEN_VERSION='"$(VERSION)"'
 LDLIBS		+= -lbpf -lelf -lz -lyaml
 
 BUILD		:= build

@@ -55,6 +55,7 @@ struct tp_event {
 	unsigned int size;	/* size of the fixed part of the record, aligned */
 	unsigned int align;	/* alignment of the record */
 	bool packed;		/* a field sits off its natural alignment */
+	unsigned long long hash; /* FNV-1a of the format file text */
 };
 
 struct tp_events {
@@ -74,7 +75,7 @@ void tp_event_clear(struct tp_event *ev);
 void tp_events_free(struct tp_events *evs);
 struct tp_event *tp_events_find(struct tp_events *evs, const char *sys, const char *name);
 
-/* gen/select.c: "sched/*", "sched:sched_switch", "*switch*" */
+/* gen/select.c: patterns such as sched/<glob>, sched:sched_switch, <glob> */
 bool tp_pattern_match(const char *pattern, const char *sys, const char *name);
 int tp_events_select(struct tp_events *evs, char **patterns, int nr, bool **selected);
 

@@ -24,11 +24,42 @@ static char *sanitize(const char *s)
 	return p;
 }
 
-static bool btf_has_type(const struct btf *btf, const char *name)
+/*
+ * Sorted names of the kernel's struct, union and typedef types ending in
+ * "_ctx": the only names a "<event>_ctx" struct can clash with. One pass over
+ * BTF instead of a btf__find_by_name_kind() scan per event.
+ */
+static char **kernel_ctx_names(const struct btf *btf, int *nr)
 {
-	return btf && (btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) > 0 ||
-		       btf__find_by_name_kind(btf, name, BTF_KIND_UNION) > 0 ||
-		       btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0);
+	int i, n = 0, cap = 0, nr_types = btf ? (int)btf__type_cnt(btf) : 0;
+	const char **v = NULL;
+
+	for (i = 1; i < nr_types; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *name;
+		size_t len;
+
+		if (!btf_is_struct(t) && !btf_is_union(t) && !btf_is_typedef(t))
+			continue;
+		name = btf__name_by_offset(btf, t->name_off);
+		len = name ? strlen(name) : 0;
+		if (len < 4 || strcmp(name + len - 4, "_ctx"))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = name;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), str_cmp);
+	*nr = n;
+	return (char **)v;
+}
+
+static bool is_kernel_type(char **names, int nr, const char *name)
+{
+	return nr && bsearch(&name, names, nr, sizeof(*names), str_cmp);
 }
 
 static int ev_idx_cmp(const void *a, const void *b, void *arg)
@@ -43,7 +74,8 @@ static int ev_idx_cmp(const void *a, const void *b, void *arg)
 void tp_events_name(struct tp_events *evs, const bool *selected, const struct btf *btf)
 {
 	int *idx = xcalloc(evs->nr, sizeof(*idx));
-	int i, n = 0;
+	int i, n = 0, nr_kernel;
+	char **kernel = kernel_ctx_names(btf, &nr_kernel);
 
 	for (i = 0; i < evs->nr; i++) {
 		free(evs->ev[i].struct_name);
@@ -63,7 +95,7 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
 
 		if (dup) {
 			ev->rename_reason = "another selected event has the same name";
-		} else if (btf_has_type(btf, short_name)) {
+		} else if (is_kernel_type(kernel, nr_kernel, short_name)) {
 			ev->rename_reason = "the short name is a kernel type";
 		}
 		if (ev->rename_reason) {
@@ -75,5 +107,6 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
 		free(sys);
 		free(name);
 	}
+	free(kernel);
 	free(idx);
 }

@@ -476,7 +476,7 @@ int tracefs_load(struct tp_events *evs, const char *dir)
 			continue;
 		}
 		for (j = 0; j < nev; j++) {
-			char *rel = xasprintf("%s/format", events[j]), *text, *path;
+			char *rel = xasprintf("%s/format", events[j]), *text = NULL, *path;
 			struct tp_event ev;
 			int r;
 

@@ -408,7 +408,7 @@ static int list_dirs(int dirfd, char ***out, int *nr)
 
 static int read_at(int dirfd, const char *name, char **out)
 {
-	size_t cap = 4096, n = 0;
+	size_t cap = 16384, n = 0;
 	char *buf;
 	int fd;
 

@@ -128,13 +128,19 @@ void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)
 	va_list aq;
 	int n;
 
+	/* print straight into the spare room; grow and print again only if it did not fit */
+	sb_grow(sb, 128);
 	va_copy(aq, ap);
-	n = vsnprintf(NULL, 0, fmt, aq);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, aq);
 	va_end(aq);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	sb_grow(sb, n);
-	vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb_grow(sb, n);
+		vsnprintf(sb->buf + sb->len, n + 1, fmt, ap);
+	}
 	sb->len += n;
 }
 
@@ -402,10 +408,18 @@ int str_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* FNV-1a over 8-byte words (then bytes): deterministic, and fast on 5 MiB of BTF. */
 unsigned long long fnv1a64(unsigned long long h, const void *data, size_t n)
 {
 	const unsigned char *p = data;
 
+	for (; n >= 8; n -= 8, p += 8) {
+		unsigned long long w;
+
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x100000001b3ULL;
+		h ^= h >> 32;
+	}
 	while (n--) {
 		h ^= *p++;
 		h *= 0x100000001b3ULL;

@@ -66,7 +66,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, bool *chan
 bool glob_match(const char *pat, const char *s);
 int str_cmp(const void *a, const void *b);
 
-/* 64-bit FNV-1a, for the input hash in banners. */
+/* 64-bit FNV-1a style hash (word at a time), for the input hash in banners. */
 unsigned long long fnv1a64(unsigned long long h, const void *data, size_t n);
 #define FNV1A64_INIT 0xcbf29ce484222325ULL
 

@@ -98,11 +98,6 @@ static void emit_pad(struct strbuf *out, unsigned int at, unsigned int n)
 	sb_printf(out, "/* gap, %u */\n", at);
 }
 
-static unsigned int align_up(unsigned int x, unsigned int a)
-{
-	return (x + a - 1) / a * a;
-}
-
 static void emit_struct(struct strbuf *out, const struct tp_event *ev)
 {
 	unsigned int pos = 0, i;
@@ -114,16 +109,17 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev)
 		sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
 	sb_puts(out, " */\n");
 	sb_printf(out, "struct %s {\n", ev->struct_name);
+	/* every gap gets a named pad: no hidden padding, the layout reads as the kernel's */
 	for (i = 0; i < (unsigned int)ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
-		unsigned int natural = ev->packed ? pos : align_up(pos, ctype_align(f));
 
-		if (f->offset > natural)
+		if (f->offset > pos)
 			emit_pad(out, pos, f->offset - pos);
 		emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
 		pos = f->offset + f->size;
 	}
-	if (ev->packed && ev->size > pos)
+	/* tail padding, but never after a trailing flexible array: the compiler adds it */
+	if (ev->size > pos && ev->fields[ev->nr_fields - 1].kind != FIELD_FLEX)
 		emit_pad(out, pos, ev->size - pos);
 	sb_printf(out, "}%s;\n", ev->packed ? " __attribute__((packed))" : "");
 }
@@ -173,7 +169,7 @@ static void emit_accessors(struct strbuf *out, const struct tp_event *ev, const 
 	bool rel = f->kind == FIELD_REL_LOC;
 	const char *loc = rel ? "__rel_loc" : "__data_loc";
 
-	sb_printf(out, "\n/* %s/%s: %s %s[] %s */\n", ev->sys, ev->name, loc, f->elem_ctype, n);
+	sb_printf(out, "\n/* %s/%s: %s %s */\n", ev->sys, ev->name, f->type, n);
 	sb_printf(out, "__tpgen_inline __u16 %s__%s_len(const struct %s *ctx)\n{\n"
 		  "\treturn ctx->%s_%s >> 16;\n}\n\n", s, n, s, loc, n);
 	sb_printf(out, "__tpgen_inline const %s *%s__%s(const struct %s *ctx)\n{\n", f->elem_ctype, s, n, s);

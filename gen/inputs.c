@@ -117,15 +117,20 @@ int inputs_load_btf(struct inputs *in, bool required)
 		return in->btf ? 0 : -ENOENT;
 	in->btf_tried = true;
 	if (!path && in->tracefs) {
+		/* offline input stays offline: a snapshot's vmlinux, never the live one */
 		guess = sibling(in->tracefs, "vmlinux");
-		if (!access(guess, R_OK))
-			path = guess;
+		if (access(guess, R_OK)) {
+			if (required)
+				pr_err("no BTF beside %s: pass --btf FILE", in->tracefs);
+			free(guess);
+			return -ENOENT;
+		}
+		path = guess;
 	}
 	if (!path && access("/sys/kernel/btf/vmlinux", R_OK)) {
 		if (required)
 			pr_err("no kernel BTF: /sys/kernel/btf/vmlinux is missing (CONFIG_DEBUG_INFO_BTF=y), "
 			       "pass --btf FILE");
-		free(guess);
 		return -ENOENT;
 	}
 	err = kbtf_load(path, &in->btf);

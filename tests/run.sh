@@ -4,7 +4,7 @@
 # A test exits 0 (pass), 77 (skip: only allowed outside CI, see tests/lib.sh), anything else fails.
 cd "$(dirname "$0")/.." || exit 1
 export TPGEN_ROOT=$PWD
-export TPGEN=$PWD/tpgen
+export TPGEN=${TPGEN:-$PWD/tpgen}
 export TPGEN_TMP=${TPGEN_TMP:-$(mktemp -d /tmp/tpgen-tests.XXXXXX)}
 [ -n "$CI" ] && export TPGEN_REQUIRE_LIVE=${TPGEN_REQUIRE_LIVE:-1}
 

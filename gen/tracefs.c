@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -446,72 +447,132 @@ static int read_at(int dirfd, const char *name, char **out)
 	return 0;
 }
 
+/* One system's events, read by whichever loader thread took it. */
+struct sys_result {
+	struct tp_event *ev;
+	int nr;
+	int bad;
+};
+
+struct loader {
+	const char *dir;
+	int rootfd;
+	char **systems;
+	int nsys;
+	int next;		/* next system to take, atomically */
+	struct sys_result *res;
+};
+
+static void load_system(struct loader *ld, int i)
+{
+	struct sys_result *res = &ld->res[i];
+	const char *sys = ld->systems[i];
+	char **events = NULL;
+	int nev = 0, sysfd, j, cap = 0;
+
+	sysfd = openat(ld->rootfd, sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sysfd < 0 || list_dirs(dup(sysfd), &events, &nev)) {
+		if (sysfd >= 0)
+			close(sysfd);
+		return;
+	}
+	for (j = 0; j < nev; j++) {
+		char *rel = xasprintf("%s/format", events[j]), *text = NULL, *path;
+		struct tp_event ev;
+		int r;
+
+		r = read_at(sysfd, rel, &text);
+		free(rel);
+		if (r == -ENOENT) {
+			free(events[j]);
+			continue;
+		}
+		path = xasprintf("%s/%s/%s/format", ld->dir, sys, events[j]);
+		if (r) {
+			diag_error(path, 0, 0, "cannot read: %s",
+				   r == -EILSEQ ? "contains NUL bytes" : strerror(-r));
+			res->bad++;
+		} else if (!tracefs_parse_format(path, text, sys, events[j], &ev)) {
+			if (res->nr == cap) {
+				cap = cap ? cap * 2 : 16;
+				res->ev = xrealloc(res->ev, cap * sizeof(*res->ev));
+			}
+			res->ev[res->nr++] = ev;
+		} else {
+			res->bad++;
+		}
+		free(text);
+		free(path);
+		free(events[j]);
+	}
+	free(events);
+	close(sysfd);
+}
+
+static void *loader_thread(void *arg)
+{
+	struct loader *ld = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->nsys)
+		load_system(ld, i);
+	return NULL;
+}
+
+#define LOADER_MAX_THREADS	4
+
+/*
+ * Read every <sys>/<event>/format under dir. Reading tracefs is mostly kernel
+ * time spent printing the files, so systems are shared out among a few
+ * threads; results are joined in sorted order, so output is the same.
+ */
 int tracefs_load(struct tp_events *evs, const char *dir)
 {
-	char **systems = NULL;
-	int nsys = 0, i, j, err, rootfd, cap = 0, bad = 0;
+	pthread_t threads[LOADER_MAX_THREADS];
+	struct loader ld = { .dir = dir };
+	int i, err, bad = 0, nthreads, started = 0;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
 	memset(evs, 0, sizeof(*evs));
 	evs->root = xstrdup(dir);
-	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (rootfd < 0) {
+	ld.rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ld.rootfd < 0) {
 		err = -errno;
 		diag_error(dir, 0, 0, "cannot open events directory: %s", strerror(-err));
 		return err;
 	}
-	err = list_dirs(dup(rootfd), &systems, &nsys);
+	err = list_dirs(dup(ld.rootfd), &ld.systems, &ld.nsys);
 	if (err) {
 		diag_error(dir, 0, 0, "cannot read events directory: %s", strerror(-err));
-		close(rootfd);
+		close(ld.rootfd);
 		return err;
 	}
-	for (i = 0; i < nsys; i++) {
-		char **events = NULL;
-		int nev = 0, sysfd;
+	ld.res = xcalloc(ld.nsys, sizeof(*ld.res));
+	nthreads = ncpu < 1 ? 1 : ncpu > LOADER_MAX_THREADS ? LOADER_MAX_THREADS : ncpu;
+	if (nthreads > ld.nsys)
+		nthreads = ld.nsys;
+	for (i = 1; i < nthreads; i++)
+		if (!pthread_create(&threads[started], NULL, loader_thread, &ld))
+			started++;
+	loader_thread(&ld);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
 
-		sysfd = openat(rootfd, systems[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sysfd < 0 || list_dirs(dup(sysfd), &events, &nev)) {
-			if (sysfd >= 0)
-				close(sysfd);
-			continue;
-		}
-		for (j = 0; j < nev; j++) {
-			char *rel = xasprintf("%s/format", events[j]), *text = NULL, *path;
-			struct tp_event ev;
-			int r;
-
-			r = read_at(sysfd, rel, &text);
-			free(rel);
-			if (r == -ENOENT) {
-				free(events[j]);
-				continue;
-			}
-			path = xasprintf("%s/%s/%s/format", dir, systems[i], events[j]);
-			if (r) {
-				diag_error(path, 0, 0, "cannot read: %s",
-					   r == -EILSEQ ? "contains NUL bytes" : strerror(-r));
-				bad++;
-			} else if (!tracefs_parse_format(path, text, systems[i], events[j], &ev)) {
-				if (evs->nr == cap) {
-					cap = cap ? cap * 2 : 1024;
-					evs->ev = xrealloc(evs->ev, cap * sizeof(*evs->ev));
-				}
-				evs->ev[evs->nr++] = ev;
-			} else {
-				bad++;
-			}
-			if (!r)
-				free(text);
-			free(path);
-			free(events[j]);
-		}
-		free(events);
-		close(sysfd);
+	for (i = 0; i < ld.nsys; i++)
+		evs->nr += ld.res[i].nr;
+	evs->ev = xcalloc(evs->nr, sizeof(*evs->ev));
+	evs->nr = 0;
+	for (i = 0; i < ld.nsys; i++) {
+		if (ld.res[i].nr)
+			memcpy(evs->ev + evs->nr, ld.res[i].ev, ld.res[i].nr * sizeof(*evs->ev));
+		evs->nr += ld.res[i].nr;
+		bad += ld.res[i].bad;
+		free(ld.res[i].ev);
+		free(ld.systems[i]);
 	}
-	for (i = 0; i < nsys; i++)
-		free(systems[i]);
-	free(systems);
-	close(rootfd);
+	free(ld.res);
+	free(ld.systems);
+	close(ld.rootfd);
 	if (bad)
 		return -EINVAL;
 	if (!evs->nr) {

@@ -2,6 +2,7 @@
 /* tpgen: growable strings, diagnostics, allocation, file I/O. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,9 +179,12 @@ char *sb_steal(struct strbuf *sb)
 	return p;
 }
 
+static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void vdiag(const char *kind, const char *file, int line, int col,
 		  const char *fmt, va_list ap)
 {
+	pthread_mutex_lock(&diag_lock);
 	if (file && line > 0 && col > 0)
 		fprintf(stderr, "%s:%d:%d: %s: ", file, line, col, kind);
 	else if (file && line > 0)
@@ -191,13 +195,14 @@ static void vdiag(const char *kind, const char *file, int line, int col,
 		fprintf(stderr, "tpgen: %s: ", kind);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
+	pthread_mutex_unlock(&diag_lock);
 }
 
 void diag_error(const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
-	diag_errors++;
+	__atomic_fetch_add(&diag_errors, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vdiag("error", file, line, col, fmt, ap);
 	va_end(ap);

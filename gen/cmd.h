@@ -23,5 +23,7 @@ int exit_code(int err);
 char *make_banner(struct inputs *in, unsigned long long hash);
 /* Write 'sb' to 'path' atomically, or to stdout for NULL/"-". */
 int write_output(const char *path, const struct strbuf *sb);
+/* One-line error for a bad option from getopt_long (':' missing argument, '?' unknown). */
+int bad_option(const char *cmd, int opt, char **argv);
 
 #endif /* __TPGEN_CMD_H */

@@ -259,6 +259,7 @@ static int classify_dyn(const char *path, struct tp_field *f, bool rel)
 
 int ctype_classify(const char *path, struct tp_field *f)
 {
+	unsigned int known;
 	const char *fixed;
 
 	if (!strncmp(f->type, "__data_loc", 10) && (f->type[10] == ' ' || !f->type[10]))
@@ -316,7 +317,22 @@ int ctype_classify(const char *path, struct tp_field *f)
 		return 0;
 	}
 
-	if (strchr(f->type, '*') && f->size == 8) {
+	if (strchr(f->type, '*') && f->size != 8) {
+		diag_error(path, f->line, 0, "pointer field '%s' has size %u, expected 8 (64-bit kernels only)",
+			   f->name, f->size);
+		return -EINVAL;
+	}
+	/*
+	 * A field never holds less than its type. It may hold more: syscall
+	 * events store every argument in a long (int fd; size:8).
+	 */
+	known = ctype_known_size(f->type);
+	if (known && f->size != known && (f->size < known || f->size != 8)) {
+		diag_error(path, f->line, 0, "field '%s' of type '%s' has size %u, but '%s' is %u bytes",
+			   f->name, f->type, f->size, f->type, known);
+		return -EINVAL;
+	}
+	if (strchr(f->type, '*')) {
 		f->kind = FIELD_POINTER;
 		classify_pointer(f);
 		f->suffix = xstrdup("");

@@ -194,7 +194,7 @@ int cmd_list(int argc, char **argv)
 	int opt, err, i, npats;
 	char **pats;
 
-	while ((opt = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
 		if (err < 0)
 			goto out;
@@ -209,9 +209,8 @@ int cmd_list(int argc, char **argv)
 			inputs_free(&in);
 			return TPGEN_EXIT_OK;
 		default:
-			usage(stderr);
 			inputs_free(&in);
-			return TPGEN_EXIT_USAGE;
+			return bad_option("list", opt, argv);
 		}
 	}
 	pats = argv + optind;

@@ -7,6 +7,7 @@
  *   tpgen list [--json] [PATTERN...]
  *   tpgen snapshot DIR
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,7 @@ int main(int argc, char **argv)
 {
 	const struct cmd *c;
 
+	opterr = 0;	/* commands report bad options themselves, in one line */
 	if (argc < 2) {
 		usage(stderr);
 		return TPGEN_EXIT_USAGE;

@@ -79,18 +79,20 @@ int cmd_snapshot(int argc, char **argv)
 	int opt, err, i;
 	char *p, *q;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
 		if (err < 0)
 			goto out;
 		if (err)
 			continue;
-		usage(opt == 'h' ? stdout : stderr);
 		inputs_free(&in);
-		return opt == 'h' ? TPGEN_EXIT_OK : TPGEN_EXIT_USAGE;
+		if (opt != 'h')
+			return bad_option("snapshot", opt, argv);
+		usage(stdout);
+		return TPGEN_EXIT_OK;
 	}
 	if (argc - optind != 1) {
-		usage(stderr);
+		pr_err("snapshot needs one directory; see 'tpgen snapshot --help'");
 		inputs_free(&in);
 		return TPGEN_EXIT_USAGE;
 	}

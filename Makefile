@@ -79,5 +79,10 @@ bench: deps-test
 	$(Q)$(MAKE) --no-print-directory tpgen
 	$(Q)bench/run.sh
 
+# Fuzzers (libFuzzer + ASan + UBSan) for FUZZ_SECONDS each; findings in build/fuzz/.
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/templates.c
+	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz
+
 clean:
 	$(Q)rm -rf $(BUILD) tpgen out/*

@@ -106,6 +106,7 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 	bool ok = true;
 	int r;
 
+	memset(f, 0, sizeof(*f));
 	p = strstr(line, "field:");
 	p += strlen("field:");
 	semi = strchr(p, ';');
@@ -137,7 +138,6 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 		free(decl);
 		return -EINVAL;
 	}
-	memset(f, 0, sizeof(*f));
 	f->decl = xstrdup(trim(decl));
 	r = split_decl(trim(decl), &type, &name, &array);
 	if (r < 0) {
@@ -158,22 +158,25 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 	return ctype_classify(path, f);
 }
 
+static void tp_field_clear(struct tp_field *f)
+{
+	free(f->decl);
+	free(f->type);
+	free(f->name);
+	free(f->array);
+	free(f->ctype);
+	free(f->suffix);
+	free(f->fwd);
+	free(f->elem_ctype);
+	memset(f, 0, sizeof(*f));
+}
+
 void tp_event_clear(struct tp_event *ev)
 {
 	int i;
 
-	for (i = 0; i < ev->nr_fields; i++) {
-		struct tp_field *f = &ev->fields[i];
-
-		free(f->decl);
-		free(f->type);
-		free(f->name);
-		free(f->array);
-		free(f->ctype);
-		free(f->suffix);
-		free(f->fwd);
-		free(f->elem_ctype);
-	}
+	for (i = 0; i < ev->nr_fields; i++)
+		tp_field_clear(&ev->fields[i]);
 	free(ev->fields);
 	free(ev->sys);
 	free(ev->name);
@@ -295,8 +298,10 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			ev->fields = xrealloc(ev->fields, cap * sizeof(*ev->fields));
 		}
 		err = parse_field(path, lineno, line, &ev->fields[ev->nr_fields]);
-		if (err)
+		if (err) {
+			tp_field_clear(&ev->fields[ev->nr_fields]);
 			break;
+		}
 		ev->fields[ev->nr_fields].common = common &&
 			!strncmp(ev->fields[ev->nr_fields].name, "common_", 7);
 		ev->nr_fields++;

@@ -13,6 +13,7 @@
 
 int diag_errors;
 bool diag_quiet_warnings;
+bool diag_silent;
 
 static void die_oom(void)
 {
@@ -184,6 +185,8 @@ static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
 static void vdiag(const char *kind, const char *file, int line, int col,
 		  const char *fmt, va_list ap)
 {
+	if (diag_silent)
+		return;
 	pthread_mutex_lock(&diag_lock);
 	if (file && line > 0 && col > 0)
 		fprintf(stderr, "%s:%d:%d: %s: ", file, line, col, kind);

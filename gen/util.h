@@ -56,6 +56,7 @@ void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int diag_errors;
 extern bool diag_quiet_warnings;
+extern bool diag_silent;		/* count errors, print nothing (fuzzers) */
 
 /* Read a whole file (works on tracefs/sysfs files that report size 0). */
 int read_file(const char *path, char **out, size_t *len);

@@ -272,6 +272,11 @@ int ctype_classify(const char *path, struct tp_field *f)
 		bool numeric = !parse_count(f->array, &count);
 		unsigned int es;
 
+		if (numeric && count == 0 && f->size) {
+			diag_error(path, f->line, 0, "array '%s[0]' has size %u, expected 0",
+				   f->name, f->size);
+			return -EINVAL;
+		}
 		if (!*f->array || (numeric && count == 0) || f->size == 0) {
 			f->kind = FIELD_FLEX;
 			es = classify_elem(f, f->type, 0);

@@ -115,6 +115,12 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 		return -EINVAL;
 	}
 	decl = xstrndup(p, semi - p);
+	if (strstr(decl, "offset:")) {
+		diag_error(path, lineno, (int)(strstr(p, "offset:") - line) + 1,
+			   "expected ';' between the field declaration and 'offset:'");
+		free(decl);
+		return -EINVAL;
+	}
 	p = semi + 1;
 	p = parse_num_attr(p, "offset", &off, &ok);
 	if (ok)

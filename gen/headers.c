@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "output.h"
 #include "rawtp.h"
 
 static void usage(FILE *f)
@@ -16,6 +17,8 @@ static void usage(FILE *f)
 		"Usage: tpgen headers [OPTIONS] [PATTERN...]\n"
 		"Write one header with a struct per tracepoint event (default: all events).\n\n"
 		"  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+		"  -M, --depfile FILE    write a make/ninja depfile naming every input read\n"
+		"      --check           write nothing; exit 1 if FILE is stale for these inputs\n"
 		"      --raw             raw tracepoint argument structs from BTF instead\n"
 		"      --vmlinux-h       (--raw) use kernel types as they are; include vmlinux.h first\n"
 		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
@@ -25,7 +28,8 @@ static void usage(FILE *f)
 		"PATTERN: sys/event or sys:event, with globs (sched/*, *switch*), or a system name.\n");
 }
 
-static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output)
+static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
+		       struct outputs *o)
 {
 	unsigned long long hash = FNV1A64_INIT;
 	struct strbuf sb;
@@ -50,8 +54,15 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	guard = emit_guard(output, "__TPGEN_CTX_H");
 	sb_init(&sb);
 	err = emit_ctx_header(&sb, &in->evs, sel, guard, banner);
-	if (!err)
-		err = write_output(output, &sb);
+	if (!err) {
+		outputs_add(o, output, &sb);
+		for (i = 0; i < in->evs.nr; i++)
+			if (sel[i])
+				outputs_dep(o, in->evs.ev[i].path);
+		for (i = 0; i < in->nr_read; i++)
+			if (strcmp(in->read[i], in->evs.root))
+				outputs_dep(o, in->read[i]);
+	}
 	sb_free(&sb);
 	free(guard);
 	free(banner);
@@ -60,7 +71,7 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 }
 
 static int raw_headers(struct inputs *in, char **pats, int npats, const char *output,
-		       enum raw_mode mode)
+		       enum raw_mode mode, struct outputs *o)
 {
 	struct raw_tps r = {};
 	struct strbuf sb;
@@ -99,8 +110,11 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		banner = make_banner(in, in->btf_hash);
 		sb_init(&sb);
 		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
-		if (!err)
-			err = write_output(output, &sb);
+		if (!err) {
+			outputs_add(o, output, &sb);
+			for (i = 0; i < in->nr_read; i++)
+				outputs_dep(o, in->read[i]);
+		}
 		sb_free(&sb);
 		free(banner);
 	}
@@ -113,6 +127,8 @@ int cmd_headers(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output",	required_argument,	NULL, 'o' },
+		{ "depfile",	required_argument,	NULL, 'M' },
+		{ "check",	no_argument,		NULL, 'C' },
 		{ "raw",	no_argument,		NULL, 'r' },
 		{ "vmlinux-h",	no_argument,		NULL, 'V' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -120,11 +136,12 @@ int cmd_headers(int argc, char **argv)
 		{ 0 }
 	};
 	struct inputs in = {};
+	struct outputs o = {};
 	const char *output = NULL;
 	bool raw = false, vmlinux_h = false;
 	int opt, err;
 
-	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
 		if (err < 0)
 			goto out;
@@ -133,6 +150,12 @@ int cmd_headers(int argc, char **argv)
 		switch (opt) {
 		case 'o':
 			output = optarg;
+			break;
+		case 'M':
+			o.depfile = optarg;
+			break;
+		case 'C':
+			o.check = true;
 			break;
 		case 'r':
 			raw = true;
@@ -154,12 +177,20 @@ int cmd_headers(int argc, char **argv)
 		inputs_free(&in);
 		return TPGEN_EXIT_USAGE;
 	}
+	if ((o.check || o.depfile) && (!output || !strcmp(output, "-"))) {
+		pr_err("%s needs an output file (-o FILE)", o.check ? "--check" : "--depfile");
+		inputs_free(&in);
+		return TPGEN_EXIT_USAGE;
+	}
 	if (raw)
 		err = raw_headers(&in, argv + optind, argc - optind, output,
-				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE);
+				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
 	else
-		err = ctx_headers(&in, argv + optind, argc - optind, output);
+		err = ctx_headers(&in, argv + optind, argc - optind, output, &o);
+	if (!err)
+		err = outputs_commit(&o);
 out:
+	outputs_free(&o);
 	inputs_free(&in);
-	return exit_code(err);
+	return err == 1 ? TPGEN_EXIT_INPUT : exit_code(err);
 }

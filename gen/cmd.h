@@ -10,6 +10,7 @@
 int cmd_headers(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Long options shared by every command that reads the kernel's description. */
 #define INPUT_LONG_OPTIONS					\

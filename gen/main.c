@@ -6,6 +6,7 @@
  *   tpgen headers [--raw] [PATTERN...]
  *   tpgen list [--json] [PATTERN...]
  *   tpgen snapshot DIR
+ *   tpgen diff OLD NEW
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@ static const struct cmd cmds[] = {
 	{ "headers",	cmd_headers,	"context structs (or --raw argument structs) for events" },
 	{ "list",	cmd_list,	"events, fields, struct names and raw arguments" },
 	{ "snapshot",	cmd_snapshot,	"copy this kernel's format files, BTF and release" },
+	{ "diff",	cmd_diff,	"what changed between two snapshots" },
 	{ "help",	cmd_help,	"this help" },
 	{ 0 }
 };

@@ -28,7 +28,7 @@ else
 	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all deps run check test bench install clean fuzz
+.PHONY: all deps deps-test run check test bench install clean fuzz
 .DELETE_ON_ERROR:
 
 all: tpgen
@@ -78,6 +78,23 @@ test: check
 bench: deps-test
 	$(Q)$(MAKE) --no-print-directory tpgen
 	$(Q)bench/run.sh
+
+# make install PREFIX=/usr/local DESTDIR=: the tool, BPF-side headers, pkg-config file,
+# man page and build-system snippets.
+install: tpgen
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/tpgen \
+		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/tpgen/examples
+	$(Q)install -m 0755 tpgen $(DESTDIR)$(PREFIX)/bin/tpgen
+	$(Q)$(if $(wildcard bpf/*.h),install -m 0644 $(wildcard bpf/*.h) $(DESTDIR)$(PREFIX)/include/tpgen/)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gen/tpgen.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tpgen.pc
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' gen/tpgen.1 > $(DESTDIR)$(PREFIX)/share/man/man1/tpgen.1
+	$(Q)install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt specs/*.yaml \
+		$(DESTDIR)$(PREFIX)/share/tpgen/examples/ 2>/dev/null || \
+		install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt \
+		$(DESTDIR)$(PREFIX)/share/tpgen/examples/
 
 # Fuzzers (libFuzzer + ASan + UBSan) for FUZZ_SECONDS each; findings in build/fuzz/.
 fuzz: deps

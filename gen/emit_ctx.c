@@ -98,30 +98,50 @@ static void emit_pad(struct strbuf *out, unsigned int at, unsigned int n)
 	sb_printf(out, "/* gap, %u */\n", at);
 }
 
+/* The struct tag: "sched_switch_ctx", or with --core the class's flavor. */
+static char *struct_tag(const struct tp_event *ev)
+{
+	if (ev->core_class)
+		return xasprintf("trace_event_raw_%s___tpgen", ev->core_class);
+	return xstrdup(ev->struct_name);
+}
+
 static void emit_struct(struct strbuf *out, const struct tp_event *ev)
 {
 	unsigned int pos = 0, i;
+	char *tag = struct_tag(ev);
+	bool ent = false;
 
-	sb_printf(out, "/* %s/%s", ev->sys, ev->name);
-	if (ev->id >= 0)
-		sb_printf(out, " (id %d)", ev->id);
-	if (ev->rename_reason)
-		sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
-	sb_puts(out, " */\n");
-	sb_printf(out, "struct %s {\n", ev->struct_name);
+	sb_printf(out, "struct %s {\n", tag);
 	/* every gap gets a named pad: no hidden padding, the layout reads as the kernel's */
 	for (i = 0; i < (unsigned int)ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
 
 		if (f->offset > pos)
 			emit_pad(out, pos, f->offset - pos);
-		emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
+		if (ev->core_class && f->common) {
+			/* the kernel's struct trace_entry: type, flags, preempt_count, pid */
+			if (!ent) {
+				size_t start = out->len;
+
+				sb_puts(out, "\tstruct trace_entry___tpgen ent;");
+				sb_tab_to(out, start, COMMENT_COL);
+				sb_puts(out, "/* common_type, _flags, _preempt_count, _pid */\n");
+				ent = true;
+			}
+		} else if (ev->core_class && f->core_static) {
+			emit_pad(out, f->offset, f->size);	/* read by a static accessor */
+		} else {
+			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
+		}
 		pos = f->offset + f->size;
 	}
 	/* tail padding, but never after a trailing flexible array: the compiler adds it */
 	if (ev->size > pos && ev->fields[ev->nr_fields - 1].kind != FIELD_FLEX)
 		emit_pad(out, pos, ev->size - pos);
-	sb_printf(out, "}%s;\n", ev->packed ? " __attribute__((packed))" : "");
+	sb_printf(out, "}%s%s;\n", ev->packed ? " __attribute__((packed))" : "",
+		  ev->core_class ? " __tpgen_core" : "");
+	free(tag);
 }
 
 static const char *member_name(struct strbuf *tmp, const struct tp_field *f)
@@ -137,17 +157,22 @@ static const char *member_name(struct strbuf *tmp, const struct tp_field *f)
 
 static void emit_asserts(struct strbuf *out, const struct tp_event *ev)
 {
-	const char *s = ev->struct_name;
+	char *s = struct_tag(ev);
 	struct strbuf tmp;
 	int i;
 
 	sb_init(&tmp);
+	if (ev->core_class)
+		sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s, ent) == 0, \"%s/%s: ent\");\n",
+			  s, ev->sys, ev->name);
 	sb_printf(out, "_Static_assert(sizeof(struct %s) == %u, \"%s/%s: record size\");\n",
 		  s, ev->size, ev->sys, ev->name);
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
 		const char *m = member_name(&tmp, f);
 
+		if (ev->core_class && (f->common || f->core_static))
+			continue;
 		if (f->kind == FIELD_FLEX)
 			sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s, %s) == %u, "
 				  "\"%s/%s: %s\");\n", s, m, f->offset, ev->sys, ev->name, f->name);
@@ -157,6 +182,43 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev)
 				  s, m, f->offset, s, m, f->size, ev->sys, ev->name, f->name);
 	}
 	sb_free(&tmp);
+	free(s);
+}
+
+/* A field with no member in the class struct: read at the generating kernel's offset. */
+static void emit_static_accessor(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+{
+	bool ptr = *f->suffix;	/* arrays and bytes: a pointer to them */
+
+	sb_printf(out, "\n/* %s/%s: %s has no member in struct trace_event_raw_%s: static offset %u */\n",
+		  ev->sys, ev->name, f->name, ev->core_class, f->offset);
+	sb_printf(out, "__tpgen_inline %s%s%s%s__%s(const struct %s *ctx)\n{\n",
+		  ptr ? "const " : "", f->ctype, ptr ? " *" : " ", ev->struct_name, f->name, ev->struct_name);
+	if (ptr)
+		sb_printf(out, "\treturn (const void *)((const char *)ctx + %u);\n}\n", f->offset);
+	else
+		sb_printf(out, "\treturn *(const %s *)((const char *)ctx + %u);\n}\n", f->ctype, f->offset);
+}
+
+static void emit_core_prelude(struct strbuf *out)
+{
+	sb_puts(out,
+		"/*\n"
+		" * CO-RE (--core): structs named after the kernel's trace_event_raw_<class>,\n"
+		" * with a ___tpgen flavor, so libbpf relocates every field access to the\n"
+		" * offsets of the kernel the program is loaded on. Common fields are in 'ent'.\n"
+		" */\n"
+		"#ifdef __bpf__\n"
+		"#define __tpgen_core __attribute__((preserve_access_index))\n"
+		"#else\n"
+		"#define __tpgen_core\n"
+		"#endif\n\n"
+		"struct trace_entry___tpgen {\n"
+		"\t__u16 type;\n"
+		"\t__u8 flags;\n"
+		"\t__u8 preempt_count;\n"
+		"\t__s32 pid;\n"
+		"} __tpgen_core;\n\n");
 }
 
 /*
@@ -239,14 +301,19 @@ static void emit_forwards(struct strbuf *out, const struct tp_events *evs, const
 int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool *selected,
 		    const char *guard, const char *banner)
 {
-	bool any_loc = false;
-	int i, j;
+	bool any_loc = false, any_core = false;
+	const char **classes = NULL;
+	int i, j, k, nr_classes = 0;
 
 	for (i = 0; i < evs->nr; i++)
 		for (j = 0; (!selected || selected[i]) && j < evs->ev[i].nr_fields; j++)
 			if (evs->ev[i].fields[j].kind == FIELD_DATA_LOC ||
-			    evs->ev[i].fields[j].kind == FIELD_REL_LOC)
+			    evs->ev[i].fields[j].kind == FIELD_REL_LOC ||
+			    evs->ev[i].fields[j].core_static)
 				any_loc = true;
+	for (i = 0; i < evs->nr; i++)
+		if ((!selected || selected[i]) && evs->ev[i].core_class)
+			any_core = true;
 
 	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n");
 	sb_printf(out, "/* %s */\n", banner);
@@ -260,18 +327,45 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 	if (any_loc)
 		emit_helpers(out);
 	emit_forwards(out, evs, selected);
+	if (any_core)
+		emit_core_prelude(out);
 	for (i = 0; i < evs->nr; i++) {
 		const struct tp_event *ev = &evs->ev[i];
+		bool seen = false;
 
 		if (selected && !selected[i])
 			continue;
-		emit_struct(out, ev);
-		emit_asserts(out, ev);
-		for (j = 0; j < ev->nr_fields; j++)
-			if (ev->fields[j].kind == FIELD_DATA_LOC || ev->fields[j].kind == FIELD_REL_LOC)
+		sb_printf(out, "/* %s/%s", ev->sys, ev->name);
+		if (ev->id >= 0)
+			sb_printf(out, " (id %d)", ev->id);
+		if (ev->rename_reason)
+			sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
+		if (ev->core_class)
+			sb_printf(out, "; CO-RE: struct trace_event_raw_%s", ev->core_class);
+		else if (ev->core_why)
+			sb_printf(out, "; static layout, not CO-RE: %s", ev->core_why);
+		sb_puts(out, " */\n");
+		for (k = 0; ev->core_class && k < nr_classes; k++)
+			seen |= !strcmp(classes[k], ev->core_class);
+		if (!seen) {
+			emit_struct(out, ev);
+			emit_asserts(out, ev);
+			if (ev->core_class) {
+				classes = xrealloc(classes, (nr_classes + 1) * sizeof(*classes));
+				classes[nr_classes++] = ev->core_class;
+			}
+		}
+		if (ev->core_class)
+			sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
+		for (j = 0; j < ev->nr_fields; j++) {
+			if (ev->core_class && ev->fields[j].core_static)
+				emit_static_accessor(out, ev, &ev->fields[j]);
+			else if (ev->fields[j].kind == FIELD_DATA_LOC || ev->fields[j].kind == FIELD_REL_LOC)
 				emit_accessors(out, ev, &ev->fields[j]);
+		}
 		sb_putc(out, '\n');
 	}
+	free(classes);
 	sb_printf(out, "#endif /* %s */\n", guard);
 	return 0;
 }

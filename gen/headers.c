@@ -21,6 +21,7 @@ static void usage(FILE *f)
 		"      --check           write nothing; exit 1 if FILE is stale for these inputs\n"
 		"      --raw             raw tracepoint argument structs from BTF instead\n"
 		"      --vmlinux-h       (--raw) use kernel types as they are; include vmlinux.h first\n"
+		"      --core            CO-RE: relocatable structs named after trace_event_raw_<class>\n"
 		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
 		"      --btf FILE        read BTF from FILE (raw BTF or ELF with .BTF)\n"
 		"      --kernel DIR      a 'tpgen snapshot' directory (events/, vmlinux, release)\n"
@@ -29,7 +30,7 @@ static void usage(FILE *f)
 }
 
 static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
-		       struct outputs *o)
+		       bool core, struct outputs *o)
 {
 	unsigned long long hash = FNV1A64_INIT;
 	struct strbuf sb;
@@ -43,9 +44,21 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	err = tp_events_select(&in->evs, pats, npats, &sel);
 	if (err)
 		return err;
-	/* BTF only decides struct names here: without it, names stay short */
-	inputs_load_btf(in, false);
+	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
+	err = inputs_load_btf(in, core);
+	if (err && core) {
+		free(sel);
+		return err;
+	}
 	tp_events_name(&in->evs, sel, in->btf);
+	if (core) {
+		int n = tp_events_core(&in->evs, sel, in->btf);
+
+		if (n)
+			diag_warning(NULL, 0, 0, "%d event%s no trace_event_raw_<class> in BTF and keep%s the "
+				     "static layout (see the comment above each struct)", n,
+				     n == 1 ? " has" : "s have", n == 1 ? "s" : "");
+	}
 	for (i = 0; i < in->evs.nr; i++)
 		if (sel[i])
 			hash = fnv1a64(hash, &in->evs.ev[i].hash, sizeof(in->evs.ev[i].hash));
@@ -131,6 +144,7 @@ int cmd_headers(int argc, char **argv)
 		{ "check",	no_argument,		NULL, 'C' },
 		{ "raw",	no_argument,		NULL, 'r' },
 		{ "vmlinux-h",	no_argument,		NULL, 'V' },
+		{ "core",	no_argument,		NULL, 'c' },
 		{ "help",	no_argument,		NULL, 'h' },
 		INPUT_LONG_OPTIONS,
 		{ 0 }
@@ -138,7 +152,7 @@ int cmd_headers(int argc, char **argv)
 	struct inputs in = {};
 	struct outputs o = {};
 	const char *output = NULL;
-	bool raw = false, vmlinux_h = false;
+	bool raw = false, vmlinux_h = false, core = false;
 	int opt, err;
 
 	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
@@ -163,6 +177,9 @@ int cmd_headers(int argc, char **argv)
 		case 'V':
 			vmlinux_h = true;
 			break;
+		case 'c':
+			core = true;
+			break;
 		case 'h':
 			usage(stdout);
 			inputs_free(&in);
@@ -171,6 +188,11 @@ int cmd_headers(int argc, char **argv)
 			inputs_free(&in);
 			return bad_option("headers", opt, argv);
 		}
+	}
+	if (core && raw) {
+		pr_err("--core applies to context headers, not --raw (raw arguments are read from BTF as they are)");
+		inputs_free(&in);
+		return TPGEN_EXIT_USAGE;
 	}
 	if (vmlinux_h && !raw) {
 		pr_err("--vmlinux-h only applies to --raw headers");
@@ -186,7 +208,7 @@ int cmd_headers(int argc, char **argv)
 		err = raw_headers(&in, argv + optind, argc - optind, output,
 				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
 	else
-		err = ctx_headers(&in, argv + optind, argc - optind, output, &o);
+		err = ctx_headers(&in, argv + optind, argc - optind, output, core, &o);
 	if (!err)
 		err = outputs_commit(&o);
 out:

@@ -40,6 +40,7 @@ struct tp_field {
 	unsigned int elem_size;	/* arrays, flex and dynamic arrays */
 	char *elem_ctype;
 	bool is_string;		/* char arrays, __data_loc char[] */
+	bool core_static;	/* --core: no member in the BTF class struct, fixed offset */
 	int line;		/* line in the format file, for diagnostics */
 };
 
@@ -56,6 +57,8 @@ struct tp_event {
 	unsigned int align;	/* alignment of the record */
 	bool packed;		/* a field sits off its natural alignment */
 	unsigned long long hash; /* FNV-1a of the format file text */
+	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
+	const char *core_why;	/* --core: why there is no class (static layout), or NULL */
 };
 
 struct tp_events {
@@ -81,5 +84,14 @@ int tp_events_select(struct tp_events *evs, char **patterns, int nr, bool **sele
 
 /* gen/names.c: struct names, given the kernel's BTF (may be NULL) */
 void tp_events_name(struct tp_events *evs, const bool *selected, const struct btf *btf);
+
+/*
+ * gen/core.c: for each selected event, the trace_event_raw_<class> struct in
+ * BTF that describes its record (by name, else through the __bpf_trace_<class>
+ * function whose prototype is the event's), and which fields it lacks.
+ * Returns the number of events without a class (core_why says why); warns
+ * for each field kept static.
+ */
+int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf);
 
 #endif /* __TPGEN_MODEL_H */

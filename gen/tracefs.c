@@ -188,6 +188,7 @@ void tp_event_clear(struct tp_event *ev)
 	free(ev->name);
 	free(ev->path);
 	free(ev->struct_name);
+	free(ev->core_class);
 	memset(ev, 0, sizeof(*ev));
 }
 

@@ -309,14 +309,41 @@ static bool same_content(const char *path, const char *data, size_t len)
 	return same;
 }
 
+static int write_all(int fd, const char *data, size_t len)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t w = write(fd, data + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		off += w;
+	}
+	return 0;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len, bool *changed)
 {
+	struct stat st;
 	char *tmp;
-	size_t off = 0;
 	int fd, err = 0;
 
 	if (changed)
 		*changed = false;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a fifo, /dev/stdout: write through, never rename over it */
+		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+		err = write_all(fd, data, len);
+		if (close(fd) && !err)
+			err = -errno;
+		return err;
+	}
 	if (same_content(path, data, len))
 		return 0;
 	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
@@ -326,17 +353,7 @@ int write_file_atomic(const char *path, const char *data, size_t len, bool *chan
 		free(tmp);
 		return err;
 	}
-	while (off < len) {
-		ssize_t w = write(fd, data + off, len - off);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			break;
-		}
-		off += w;
-	}
+	err = write_all(fd, data, len);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))

@@ -43,4 +43,5 @@ for c in alone types; do
 	gcc -Wall -Wextra -Werror -c "$T/$c.c" -o /dev/null || fail "gcc: $c"
 	clang -Wall -Wextra -Werror -c "$T/$c.c" -o /dev/null || fail "clang host: $c"
 done
+"$TPGEN" headers --tracefs $fx -o /dev/null && [ -c /dev/null ] || fail "-o /dev/null replaced the device"
 echo "golden header: $(grep -c '^struct .* {' "$gold") structs, identical across runs, compiles"

@@ -1,0 +1,117 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# B2 per-event overhead, seed 004's method: dd if=/dev/zero of=/dev/null bs=1 count=N
+# (N write(2) calls) with nothing attached, then with each tracer filtering
+# 'count == 1234' on syscalls/sys_enter_write (nothing matches: the cost is the
+# hook plus the filter). Overhead over the bare run, and ns per event.
+EV=/sys/kernel/tracing/events/syscalls/sys_enter_write
+
+dd_time() { time_runs dd if=/dev/zero of=/dev/null bs=1 count="$N" | stats | cut -d' ' -f1; }
+
+# start_bg READY_REGEX CMD...: start a tracer, wait until its output matches READY_REGEX
+start_bg() {
+	local ready=$1 i
+	shift
+	: > "$OUT/bg.log"
+	"$@" > "$OUT/bg.log" 2>&1 &
+	BG=$!
+	for ((i = 0; i < 200; i++)); do
+		grep -q -E "$ready" "$OUT/bg.log" && return 0
+		kill -0 $BG 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "    (did not start: $(head -c 200 "$OUT/bg.log"))"
+	kill -INT $BG 2>/dev/null; wait $BG 2>/dev/null
+	BG=
+	return 1
+}
+stop_bg() { [ -n "$BG" ] && { kill -INT $BG 2>/dev/null; wait $BG 2>/dev/null; }; BG=; }
+
+declare -A B2
+b2_report() {	# name seconds
+	local name=$1 t=$2 ov ns
+	B2[$name]=$t
+	ov=$(awk -v t="$t" -v b="$BARE" 'BEGIN { printf "%.1f", (t - b) / b * 100 }')
+	ns=$(awk -v t="$t" -v b="$BARE" -v n="$N" 'BEGIN { printf "%.1f", (t - b) / n * 1e9 }')
+	B2OV[$name]=$ov
+	B2NS[$name]=$ns
+	printf '  %-36s %8.3fs %8s%% %9s ns/event\n' "$name" "$t" "$ov" "$ns"
+	json_row bench=B2 name="$name" seconds="$t" overhead_pct="$ov" ns_per_event="$ns"
+}
+declare -A B2OV B2NS
+
+echo "B2 per-event overhead: dd bs=1 count=$N (median of $RUNS), filter count == 1234"
+b0=$(dd_time)
+BARE=$b0
+printf '  %-36s %8.3fs\n' "bare (nothing attached)" "$BARE"
+
+# ftrace filter
+echo 'count == 1234' > $EV/filter && echo 1 > $EV/enable && {
+	b2_report "ftrace filter" "$(dd_time)"
+	echo 0 > $EV/enable; echo 0 > $EV/filter
+}
+
+# perf record --filter
+if command -v perf >/dev/null && perf list tracepoint 2>/dev/null | grep -q sys_enter_write; then
+	if start_bg '.' sh -c "echo started; exec perf record -q -e syscalls:sys_enter_write --filter 'count == 1234' -a -o '$OUT/perf.data' -- sleep 100000"; then
+		sleep 1
+		b2_report "perf record --filter" "$(dd_time)"
+		stop_bg
+	fi
+fi
+
+# bpftrace
+if command -v bpftrace >/dev/null; then
+	if start_bg 'Attaching' bpftrace -e 'tracepoint:syscalls:sys_enter_write /args->count == 1234/ { @h = hist(args->count); }'; then
+		b2_report "bpftrace" "$(dd_time)"
+		stop_bg
+	fi
+fi
+
+# tpgen-generated programs, one per attach type (specs/bench_write.yaml)
+if [ -f specs/bench_write.yaml ]; then
+	for a in tracepoint raw_tp tp_btf; do
+		d=$OUT/gen_$a
+		mkdir -p "$d"
+		sed "s/^\(\s*attach:\).*/\1 $a/" specs/bench_write.yaml > "$d/bench_write.yaml"
+		"$TPGEN" "$d/bench_write.yaml" -o "$d" >/dev/null && make -s -C "$d/benchwrite" >/dev/null 2>&1 ||
+			{ echo "  tpgen $a: generation or build failed"; continue; }
+		if start_bg 'Tracing|Ctrl-C|^[A-Z]' "$d/benchwrite/benchwrite"; then
+			b2_report "tpgen-generated $a" "$(dd_time)"
+			stop_bg
+		fi
+	done
+fi
+
+# hand-written reference (bpf/bench_ref.bpf.c)
+build_ref
+for a in tp raw_tp tp_btf; do
+	if start_bg '^attached' "$OUT/ref/bench_ref" $a; then
+		b2_report "hand-written $a" "$(dd_time)"
+		stop_bg
+	fi
+done
+
+b1=$(dd_time)
+BARE=$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.6f", (a + b) / 2 }')
+printf '  %-36s %8.3fs (bare again; drift %s%%)\n' "bare (after)" "$b1" \
+	"$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.1f", (b - a) / a * 100 }')"
+json_row bench=B2 name="bare" seconds="$BARE"
+
+echo "  targets:"
+for a in tracepoint:tp raw_tp:raw_tp tp_btf:tp_btf; do
+	g="tpgen-generated ${a%%:*}" h="hand-written ${a##*:}"
+	[ -n "${B2[$g]:-}" ] && [ -n "${B2[$h]:-}" ] || continue
+	d=$(awk -v g="${B2[$g]}" -v h="${B2[$h]}" 'BEGIN { printf "%.1f", (g - h) / h * 100 }')
+	echo "    $g vs $h: ${d}% time (target within 2%)"
+	json_row bench=B2 name="generated vs hand-written ${a%%:*}" pct="$d" target=2
+done
+if [ -n "${B2[bpftrace]:-}" ]; then
+	for a in tracepoint raw_tp tp_btf; do
+		g="tpgen-generated $a"
+		[ -n "${B2NS[$g]:-}" ] || continue
+		r=$(ratio "${B2NS[$g]}" "${B2NS[bpftrace]}")
+		echo "    $g / bpftrace overhead: $r (target <= 0.5)"
+		json_row bench=B2 name="$g / bpftrace" value="$r" target=0.5
+	done
+fi
+echo

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# make bench: tpgen and its output against the tools users would pick instead,
+# measured side by side in one run. Prints a table of ratios and writes
+# out/bench/results.json. Needs root (BPF, tracefs).
+#
+#   B1 generation: tpgen headers (ctx + raw, all events) vs bpftool btf dump, bpftrace -lv
+#   B2 per-event overhead on dd bs=1 (seed 004): bare, ftrace filter, perf filter,
+#      bpftrace, tpgen-generated (tracepoint, raw_tp, tp_btf), hand-written (same three)
+#   B3 start-up: exec to first event, generated tool vs bpftrace; and the tool's build time
+#   B4 streaming: ring-buffer events/s until drops, drops counted vs lost
+#
+# BENCH_RUNS (default 7), BENCH_N (dd writes, default 2000000).
+cd "$(dirname "$0")/.." || exit 1
+. bench/lib.sh
+
+mkdir -p "$OUT"
+bench_env_check
+echo "tpgen bench: $(uname -r), $(nproc) CPUs, $RUNS runs each, N=$N"
+echo
+
+. bench/b1_generation.sh
+. bench/b2_overhead.sh
+for b in bench/b3_startup.sh bench/b4_streaming.sh; do
+	[ -f "$b" ] && . "$b"
+done
+
+json_write
+echo
+echo "results: $OUT/results.json"

@@ -41,15 +41,13 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	err = inputs_load_events(in);
 	if (err)
 		return err == -ENOENT && !in->tracefs ? -EACCES : err;
+	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
+	err = inputs_load_btf(in, core);
+	if (err && core)
+		return err;
 	err = tp_events_select(&in->evs, pats, npats, &sel);
 	if (err)
 		return err;
-	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
-	err = inputs_load_btf(in, core);
-	if (err && core) {
-		free(sel);
-		return err;
-	}
 	tp_events_name(&in->evs, sel, in->btf);
 	if (core) {
 		int n = tp_events_core(&in->evs, sel, in->btf);

@@ -64,6 +64,7 @@ static int write_depfile(struct outputs *o)
 		pr_err("--depfile needs output files (-o)");
 		return -EINVAL;
 	}
+	qsort(o->deps, o->nr_deps, sizeof(*o->deps), str_cmp);	/* same bytes every run */
 	sb_putc(&sb, ':');
 	for (i = 0; i < o->nr_deps; i++) {
 		sb_puts(&sb, " \\\n  ");

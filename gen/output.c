@@ -20,12 +20,10 @@ void outputs_add(struct outputs *o, const char *path, struct strbuf *sb)
 
 void outputs_dep(struct outputs *o, const char *path)
 {
-	int i;
-
-	for (i = 0; i < o->nr_deps; i++)
-		if (!strcmp(o->deps[i], path))
-			return;
-	o->deps = xrealloc(o->deps, (o->nr_deps + 1) * sizeof(*o->deps));
+	if (!o->depfile)
+		return;		/* only a depfile needs them */
+	if (!(o->nr_deps & (o->nr_deps - 1)))	/* 0, 1, 2, 4, ...: double */
+		o->deps = xrealloc(o->deps, (o->nr_deps ? o->nr_deps * 2 : 1) * sizeof(*o->deps));
 	o->deps[o->nr_deps++] = xstrdup(path);
 }
 
@@ -67,12 +65,16 @@ static int write_depfile(struct outputs *o)
 	qsort(o->deps, o->nr_deps, sizeof(*o->deps), str_cmp);	/* same bytes every run */
 	sb_putc(&sb, ':');
 	for (i = 0; i < o->nr_deps; i++) {
+		if (i && !strcmp(o->deps[i], o->deps[i - 1]))
+			continue;
 		sb_puts(&sb, " \\\n  ");
 		dep_escape(&sb, o->deps[i]);
 	}
 	sb_putc(&sb, '\n');
 	/* like gcc -MP: a rule per input, so a removed input does not break make */
 	for (i = 0; i < o->nr_deps; i++) {
+		if (i && !strcmp(o->deps[i], o->deps[i - 1]))
+			continue;
 		sb_putc(&sb, '\n');
 		dep_escape(&sb, o->deps[i]);
 		sb_puts(&sb, ":\n");

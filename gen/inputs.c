@@ -109,8 +109,7 @@ int inputs_load_events(struct inputs *in)
 int inputs_load_btf(struct inputs *in, bool required)
 {
 	const char *path = in->btf_path;
-	char *guess = NULL, *data;
-	size_t len;
+	char *guess = NULL;
 	int err;
 
 	if (in->btf_tried)
@@ -135,13 +134,12 @@ int inputs_load_btf(struct inputs *in, bool required)
 	}
 	err = kbtf_load(path, &in->btf);
 	if (!err) {
-		const char *p = path ? path : "/sys/kernel/btf/vmlinux";
+		__u32 len;
+		const void *data = btf__raw_data(in->btf, &len);	/* no second read */
 
-		note_read(in, p);
-		if (!read_file(p, &data, &len)) {
+		note_read(in, path ? path : "/sys/kernel/btf/vmlinux");
+		if (data)
 			in->btf_hash = fnv1a64(FNV1A64_INIT, data, len);
-			free(data);
-		}
 	}
 	free(guess);
 	return err;

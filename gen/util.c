@@ -298,10 +298,13 @@ int read_file(const char *path, char **out, size_t *len)
 
 static bool same_content(const char *path, const char *data, size_t len)
 {
+	struct stat st;
 	size_t old_len;
 	char *old;
 	bool same;
 
+	if (stat(path, &st) || (size_t)st.st_size != len)
+		return false;
 	if (read_file(path, &old, &old_len))
 		return false;
 	same = old_len == len && !memcmp(old, data, len);

@@ -421,42 +421,14 @@ static int list_dirs(int dirfd, char ***out, int *nr)
 
 static int read_at(int dirfd, const char *name, char **out)
 {
-	size_t cap = 16384, n = 0;
-	char *buf;
-	int fd;
+	size_t n;
+	int err = read_file_at(dirfd, name, out, &n);
 
-	fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t r;
-
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		r = read(fd, buf + n, cap - n - 1);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			close(fd);
-			free(buf);
-			return r;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	close(fd);
-	if (memchr(buf, '\0', n)) {
-		free(buf);
+	if (!err && memchr(*out, '\0', n)) {
+		free(*out);
 		return -EILSEQ;
 	}
-	buf[n] = '\0';
-	*out = buf;
-	return 0;
+	return err;
 }
 
 /* One system's events, read by whichever loader thread took it. */

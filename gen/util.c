@@ -257,13 +257,13 @@ void pr_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-int read_file(const char *path, char **out, size_t *len)
+int read_file_at(int dirfd, const char *path, char **out, size_t *len)
 {
-	size_t cap = 4096, n = 0;
+	size_t cap = 16384, n = 0;
 	char *buf;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	buf = xmalloc(cap);
@@ -294,6 +294,11 @@ int read_file(const char *path, char **out, size_t *len)
 	if (len)
 		*len = n;
 	return 0;
+}
+
+int read_file(const char *path, char **out, size_t *len)
+{
+	return read_file_at(AT_FDCWD, path, out, len);
 }
 
 static bool same_content(const char *path, const char *data, size_t len)

@@ -75,9 +75,9 @@ static void emit_member(struct strbuf *out, const struct tp_field *f, bool last)
 
 	sb_printf(out, "\t%s%s", ct, glued ? "" : " ");
 	if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC)
-		sb_printf(out, "%s_%s", f->kind == FIELD_DATA_LOC ? "__data_loc" : "__rel_loc", f->name);
+		sb_printf(out, "%s_%s", f->kind == FIELD_DATA_LOC ? "__data_loc" : "__rel_loc", f->cname);
 	else
-		sb_puts(out, f->name);
+		sb_puts(out, f->cname);
 	if (f->kind == FIELD_FLEX && !last)
 		sb_puts(out, "[0]");	/* zero-size array before another field */
 	else
@@ -86,7 +86,10 @@ static void emit_member(struct strbuf *out, const struct tp_field *f, bool last)
 	sb_tab_to(out, start, COMMENT_COL);
 	sb_puts(out, "/* ");
 	kernel_spelling(out, f);
-	sb_printf(out, ", %u */\n", f->offset);
+	sb_printf(out, ", %u", f->offset);
+	if (strcmp(f->name, f->cname))
+		sb_printf(out, "; '%s' is a C keyword", f->name);
+	sb_puts(out, " */\n");
 }
 
 static void emit_pad(struct strbuf *out, unsigned int at, unsigned int n)
@@ -151,7 +154,7 @@ static const char *member_name(struct strbuf *tmp, const struct tp_field *f)
 		sb_puts(tmp, "__data_loc_");
 	else if (f->kind == FIELD_REL_LOC)
 		sb_puts(tmp, "__rel_loc_");
-	sb_puts(tmp, f->name);
+	sb_puts(tmp, f->cname);
 	return tmp->buf;
 }
 
@@ -193,7 +196,7 @@ static void emit_static_accessor(struct strbuf *out, const struct tp_event *ev, 
 	sb_printf(out, "\n/* %s/%s: %s has no member in struct trace_event_raw_%s: static offset %u */\n",
 		  ev->sys, ev->name, f->name, ev->core_class, f->offset);
 	sb_printf(out, "__tpgen_inline %s%s%s%s__%s(const struct %s *ctx)\n{\n",
-		  ptr ? "const " : "", f->ctype, ptr ? " *" : " ", ev->struct_name, f->name, ev->struct_name);
+		  ptr ? "const " : "", f->ctype, ptr ? " *" : " ", ev->struct_name, f->cname, ev->struct_name);
 	if (ptr)
 		sb_printf(out, "\treturn (const void *)((const char *)ctx + %u);\n}\n", f->offset);
 	else
@@ -227,11 +230,11 @@ static void emit_core_prelude(struct strbuf *out)
  */
 static void emit_accessors(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
 {
-	const char *s = ev->struct_name, *n = f->name;
+	const char *s = ev->struct_name, *n = f->cname;
 	bool rel = f->kind == FIELD_REL_LOC;
 	const char *loc = rel ? "__rel_loc" : "__data_loc";
 
-	sb_printf(out, "\n/* %s/%s: %s %s */\n", ev->sys, ev->name, f->type, n);
+	sb_printf(out, "\n/* %s/%s: %s %s */\n", ev->sys, ev->name, f->type, f->name);
 	sb_printf(out, "__tpgen_inline __u16 %s__%s_len(const struct %s *ctx)\n{\n"
 		  "\treturn ctx->%s_%s >> 16;\n}\n\n", s, n, s, loc, n);
 	sb_printf(out, "__tpgen_inline const %s *%s__%s(const struct %s *ctx)\n{\n", f->elem_ctype, s, n, s);

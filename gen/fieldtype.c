@@ -262,6 +262,9 @@ int ctype_classify(const char *path, struct tp_field *f)
 	unsigned int known;
 	const char *fixed;
 
+	/* a field named like a C keyword cannot be a member: "default" becomes "default_" */
+	f->cname = ctype_is_keyword(f->name) ? xasprintf("%s_", f->name) : xstrdup(f->name);
+
 	if (!strncmp(f->type, "__data_loc", 10) && (f->type[10] == ' ' || !f->type[10]))
 		return classify_dyn(path, f, false);
 	if (!strncmp(f->type, "__rel_loc", 9) && (f->type[9] == ' ' || !f->type[9]))

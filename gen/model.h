@@ -23,6 +23,7 @@ struct tp_field {
 	char *decl;		/* the whole declaration as in the format file: "char prev_comm[16]" */
 	char *type;		/* kernel type spelling: "char", "pid_t", "__data_loc char[]", "struct x * *" */
 	char *name;		/* "prev_comm" */
+	char *cname;		/* the member's name in C: name, or "default_" for a C keyword */
 	char *array;		/* array size text as written ("16", "TASK_COMM_LEN"), or NULL */
 	enum field_kind kind;
 	unsigned int offset;

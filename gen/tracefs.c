@@ -169,6 +169,7 @@ static void tp_field_clear(struct tp_field *f)
 	free(f->decl);
 	free(f->type);
 	free(f->name);
+	free(f->cname);
 	free(f->array);
 	free(f->ctype);
 	free(f->suffix);

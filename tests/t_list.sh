@@ -28,7 +28,7 @@ python3 - "$T/fx.json" <<'PY' || fail "fixture JSON wrong"
 import json, sys
 d = json.load(open(sys.argv[1]))
 ev = {e['sys'] + '/' + e['name']: e for e in d['events']}
-assert len(ev) == 11, len(ev)
+assert len(ev) == 12, len(ev)
 assert ev['ftrace/print']['id'] is None
 dyn = {f['name']: f for f in ev['odd/dynamic']['fields']}
 assert dyn['name']['kind'] == 'data_loc' and dyn['rel']['kind'] == 'rel_loc'

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * YAML specs (libyaml): what a generated program traces and what it does
+ * with each event. Every value keeps where it was written, so that later
+ * stages (filter checks, field lookups) report errors at the spec's line
+ * and column.
+ */
+#ifndef __TPGEN_SPEC_H
+#define __TPGEN_SPEC_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+enum spec_style {
+	SPEC_PLAIN,
+	SPEC_SINGLE,		/* 'text', '' is a quote */
+	SPEC_DOUBLE,		/* "text", backslash escapes */
+	SPEC_BLOCK,		/* | or >: columns are not mapped */
+};
+
+/* Where a node starts in the spec: 1-based line and column, byte offset. */
+struct spec_loc {
+	int line;
+	int col;
+	size_t index;
+	enum spec_style style;
+};
+
+struct spec_str {
+	char *s;		/* NULL when not given */
+	struct spec_loc loc;
+};
+
+struct spec_list {
+	struct spec_str *v;
+	int nr;
+	struct spec_loc loc;
+};
+
+enum attach_kind {
+	ATTACH_UNSET,
+	ATTACH_TRACEPOINT,	/* SEC("tp/<sys>/<event>"), the record's format fields */
+	ATTACH_RAW_TP,		/* SEC("raw_tp/<tp>"), the raw arguments */
+	ATTACH_TP_BTF,		/* SEC("tp_btf/<tp>"), the raw arguments, BTF-typed */
+};
+
+/* One use of an event: an entry of 'events:' or an end of a 'latency:' pair. */
+struct spec_probe {
+	struct spec_str event;	/* "sched/sched_switch" or "sched:sched_switch" as written */
+	char *sys;
+	char *name;
+	enum attach_kind attach;
+	struct spec_loc attach_loc;
+	struct spec_str filter;
+	struct spec_list print;
+	struct spec_list count;
+	struct spec_str hist;
+	struct spec_str key;	/* latency ends only */
+	struct spec_loc loc;
+};
+
+struct spec_latency {
+	struct spec_str name;	/* C identifier; default "<from>_to_<to>" */
+	struct spec_str unit;	/* nsecs | usecs | msecs (default usecs) */
+	struct spec_probe from;
+	struct spec_probe to;
+	struct spec_loc loc;
+};
+
+struct spec {
+	char *path;
+	char *text;
+	size_t len;
+	struct spec_str tool;
+	struct spec_str description;
+	enum attach_kind attach;	/* default for every probe */
+	struct spec_loc attach_loc;
+	struct spec_probe *events;
+	int nr_events;
+	struct spec_latency *lats;
+	int nr_lats;
+};
+
+/* Read and validate 'path'. Errors are reported (file:line:col) and give -EINVAL. */
+int spec_load(struct spec **out, const char *path);
+/* The same from text in memory (tests, fuzzers); 'path' names it in diagnostics. */
+int spec_parse(struct spec **out, const char *path, const char *text, size_t len);
+void spec_free(struct spec *s);
+
+/*
+ * Report an error at byte 'off' of the scalar at 'loc' (0: the node itself),
+ * with the source line and a caret under the column.
+ */
+void spec_error(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt,
+		 va_list ap);
+
+/* The candidate closest to 'word' (edit distance at most 2, or a third of it), or NULL. */
+const char *spec_suggest(const char *word, const char *const *cands, int n);
+
+const char *attach_name(enum attach_kind a);
+
+#endif /* __TPGEN_SPEC_H */

@@ -256,7 +256,12 @@ static int parse_unary(struct parser *p, struct filter_node **out)
 			return perr(p, p->tok == T_END ? off : p->tok_off,
 				    p->tok == T_END ? "unbalanced '(': missing ')'" : "expected ')'");
 		}
-		return next(p);
+		err = next(p);
+		if (err) {
+			node_free(*out);
+			*out = NULL;
+		}
+		return err;
 	}
 	return parse_pred(p, out);
 }
@@ -379,6 +384,11 @@ static int check_node(struct filter *f, struct filter_node *n, const struct spec
 		if (n->op != FOP_EQ && n->op != FOP_NE && n->op != FOP_GLOB) {
 			spec_error(s, &src->loc, n->op_off, "'%s' is a string: compare it with ==, != or ~, not '%s'",
 				   n->field, op_name(n->op));
+			return -EINVAL;
+		}
+		if (n->op == FOP_GLOB && strchr(n->str, '[')) {
+			spec_error(s, &src->loc, n->val_off + n->quoted + (strchr(n->str, '[') - n->str),
+				   "character classes ([...]) are not supported in globs; use '*' and '?'");
 			return -EINVAL;
 		}
 		if (strlen(n->str) >= ff.size) {

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* {{BANNER}} */
+/* {{TOOL}}: {{DESCRIPTION}} */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+{{#if CORE_READ}}
+#include <bpf/bpf_core_read.h>
+{{/if}}
+{{#if CTX_H}}
+#include "{{TOOL}}.ctx.h"
+{{/if}}
+{{#if RAW_H}}
+#include "{{TOOL}}.raw.h"
+{{/if}}
+#include "tpgen.h"
+#include "{{TOOL}}.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* set by the loader: -p PID, -c COMM (0 and "": every task) */
+const volatile pid_t targ_tgid = 0;
+const volatile char targ_comm[TASK_COMM_LEN] = {};
+{{#if RINGBUF}}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+/* records the ring buffer had no room for; the loader reports them */
+__u64 ringbuf_drops = 0;
+{{/if}}
+{{MAPS}}
+{{HANDLERS}}

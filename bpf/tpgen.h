@@ -136,7 +136,7 @@ struct tpgen_glob_state {
 	int match;
 };
 
-static inline long tpgen_glob_step(__u32 i __attribute__((unused)), void *data)
+static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribute__((unused)), void *data)
 {
 	struct tpgen_glob_state *g = data;
 	char c = g->s[g->si & (TPGEN_GLOB_MAX - 1)];

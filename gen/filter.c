@@ -485,7 +485,7 @@ void c_comment_text(struct strbuf *sb, const char *s)
 void filter_emit_literals(struct strbuf *sb, const struct filter *f, const char *prefix)
 {
 	for (int i = 0; i < f->nr_lits; i++) {
-		sb_printf(sb, "static const char %s_s%d[] = ", prefix, i);
+		sb_printf(sb, "const char %s_s%d[] = ", prefix, i);
 		c_string(sb, f->lits[i]);
 		sb_puts(sb, ";\n");
 	}

@@ -77,7 +77,8 @@ struct filter_emit_ops {
 	void (*string)(void *ctx, struct strbuf *sb, int ref);
 };
 
-/* 'static const char <prefix>_s<N>[] = "...";' for each pattern. */
+/* 'const char <prefix>_s<N>[] = "...";' for each pattern (global: clang may merge
+ * a static one into .rodata.str1.1, which BTF then misplaces). */
 void filter_emit_literals(struct strbuf *sb, const struct filter *f, const char *prefix);
 /* The filter as one C expression, true when the event passes. */
 void filter_emit_expr(struct strbuf *sb, const struct filter *f, const char *prefix,

@@ -395,6 +395,10 @@ static int resolve(struct resolver *r, const char *name, size_t off)
 	}
 	if (err)
 		return err;
+	if (v.src == PV_COMM || v.src == PV_CPU)
+		for (i = 0; i < pr->nr_vals; i++)
+			if (pr->vals[i].src == v.src)
+				return i;
 	if (v.src == PV_CTX)
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_COMM || v.src == PV_CPU)

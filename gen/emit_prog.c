@@ -199,6 +199,9 @@ static void emit_int(struct strbuf *sb, const struct pvalue *v)
 	case PV_CPU:
 		sb_puts(sb, "bpf_get_smp_processor_id()");
 		break;
+	case PV_TID:
+		sb_puts(sb, "(__s32)bpf_get_current_pid_tgid()");
+		break;
 	case PV_COMM:
 		break;
 	}
@@ -230,6 +233,7 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		sb_printf(sb, "\tbpf_get_current_comm(%s, sizeof(%s));\n", dst, dst);
 		break;
 	case PV_CPU:
+	case PV_TID:
 		break;
 	}
 }
@@ -272,15 +276,26 @@ static const char *event_of(const struct pprobe *pr)
 
 static void emit_section(struct strbuf *sb, const struct pprobe *pr)
 {
+	bool uses_ctx = false;
+
+	for (int i = 0; i < pr->nr_vals; i++)
+		uses_ctx |= pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW;
 	switch (pr->attach) {
 	case ATTACH_TRACEPOINT:
 		sb_printf(sb, "SEC(\"tp/%s/%s\")\n", pr->ev->sys, pr->ev->name);
-		sb_printf(sb, "int %s(struct %s *ctx)\n{\n", pr->handler, pr->ev->struct_name);
+		if (uses_ctx)
+			sb_printf(sb, "int %s(struct %s *ctx)\n{\n", pr->handler, pr->ev->struct_name);
+		else
+			sb_printf(sb, "int %s(void *ctx __attribute__((unused)))\n{\n", pr->handler);
 		break;
 	case ATTACH_RAW_TP:
 	case ATTACH_TP_BTF:
 		sb_printf(sb, "SEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf",
 			  pr->raw->name);
+		if (!uses_ctx) {
+			sb_printf(sb, "int %s(__u64 *ctx __attribute__((unused)))\n{\n", pr->handler);
+			break;
+		}
 		sb_printf(sb, "int %s(__u64 *ctx)\n{\n", pr->handler);
 		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
 		break;

@@ -309,8 +309,19 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 			f = &ev->fields[i];
 	if (!f)
 		return -ENOENT;
-	if (strstr(name, "->"))
-		return -ENOENT;
+	if (f->offset < 8) {
+		/* tp programs cannot read the common header; common_pid is the current thread */
+		if (!strcmp(f->name, "common_pid")) {
+			v->src = PV_TID;
+			v->kind = PV_INT;
+			v->size = 4;
+			v->is_signed = true;
+			return 0;
+		}
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is in the common header, which BPF "
+			   "programs cannot read (common_pid can be read)", name);
+		return -EINVAL;
+	}
 	v->src = PV_CTX;
 	v->field = f;
 	switch (f->kind) {
@@ -401,6 +412,8 @@ static int resolve(struct resolver *r, const char *name, size_t off)
 				return i;
 	if (v.src == PV_CTX)
 		v.cname = xstrdup(v.field->cname);
+	else if (v.src == PV_TID)
+		v.cname = xstrdup("common_pid");
 	else if (v.src == PV_COMM || v.src == PV_CPU)
 		v.cname = xstrdup(!strcmp(name, "COMM") ? "comm" : !strcmp(name, "CPU") ? "cpu" : name);
 	else

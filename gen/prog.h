@@ -29,6 +29,7 @@ enum pvalue_src {
 	PV_RAW,			/* a raw argument or members read through it */
 	PV_COMM,		/* COMM: the current task's comm */
 	PV_CPU,			/* CPU: the current CPU */
+	PV_TID,			/* common_pid: BPF cannot read the record's first 8 bytes */
 };
 
 /* A value an event handler reads: a field, a raw argument, a member chain. */

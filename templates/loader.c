@@ -423,8 +423,7 @@ int main(int argc, char **argv)
 	signal(SIGTERM, sig_handler);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (!env.json)
-		fprintf(stderr, "Tracing {{WHAT}}... Hit Ctrl-C to end.\n");
+	fprintf(stderr, "Tracing {{WHAT}}... Hit Ctrl-C to end.\n");
 {{#if RINGBUF}}
 	print_header();
 {{/if}}

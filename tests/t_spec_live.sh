@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Every spec in specs/ (and tests/spec/*.yaml) is generated, built with -Werror,
+# run as root, and its output checked against events this test causes.
+. "$(dirname "$0")/lib.sh"
+cd "$TPGEN_ROOT" || exit 1
+require_live
+
+out=$T/out
+specs=(specs/*.yaml tests/spec/execfilter.yaml)
+for s in "${specs[@]}"; do
+	"$TPGEN" "$s" -o "$out" || fail "tpgen $s"
+done
+for d in "$out"/*/; do
+	make -s -C "$d" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $d"; }
+done
+
+# start TOOL ARGS...: run out/TOOL/TOOL -j in the background until it has attached
+start() {
+	local tool=$1 i
+	shift
+	"$out/$tool/$tool" -j "$@" >"$T/$tool.out" 2>"$T/$tool.err" &
+	pid=$!
+	for i in $(seq 100); do
+		grep -q '^Tracing' "$T/$tool.err" && return 0
+		kill -0 $pid 2>/dev/null || { cat "$T/$tool.err"; fail "$tool exited early"; }
+		sleep 0.1
+	done
+	fail "$tool did not attach in 10s"
+}
+# stop TOOL: Ctrl-C, which must end it cleanly (exit 0) with the summary
+stop() {
+	local tool=$1 rc
+	sleep 0.5
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc = 0 ] || { cat "$T/$tool.err"; fail "$tool exited $rc after SIGINT"; }
+}
+expect() {	# expect TOOL REGEX WHAT
+	grep -Eq "$2" "$T/$1.out" || { head -50 "$T/$1.out"; fail "$1: no $3 (/$2/)"; }
+}
+expect_not() {
+	! grep -Eq "$2" "$T/$1.out" || { grep -E "$2" "$T/$1.out"; fail "$1: $3 (/$2/)"; }
+}
+# a task that names itself, sleeps and makes system calls
+named_task() {
+	bash -c 'printf tpgenthr > /proc/self/comm; for i in $(seq 30); do read -t 0.01 < /dev/zero; sleep 0.01; done' 2>/dev/null
+}
+
+# schedsnoop: an exec with its pid and filename, counts by comm, runqlat
+probe=$T/tpgen-exec-probe
+cp /bin/true "$probe"
+start schedsnoop
+sh -c "echo \$\$ > $T/exec.pid; exec $probe"
+named_task
+stop schedsnoop
+epid=$(cat "$T/exec.pid")
+expect schedsnoop "\"event\":\"sched/sched_process_exec\",\"pid\":$epid,\"old_pid\":$epid,\"filename\":\"$probe\"" \
+	"exec record of pid $epid"
+expect schedsnoop '"counts":"sched/sched_switch","next_comm":"tpgenthr","count":[1-9]' "switch count for tpgenthr"
+expect schedsnoop '"hist":"runqlat: .*"count":[1-9]' "non-empty run-queue latency histogram"
+
+# execfilter: what the filters should keep is there, what they should drop is not
+for n in keep-1 keep-drop-2 other-3 eqprobe eqXprobe; do cp /bin/true "$T/tpgen-$n"; done
+start execfilter
+for n in keep-1 keep-drop-2 other-3 eqprobe eqXprobe; do "$T/tpgen-$n"; done
+stop execfilter
+expect execfilter "\"filename\":\"$T/tpgen-keep-1\"" "kept exec"
+expect_not execfilter "tpgen-keep-drop-2|tpgen-other-3" "dropped exec is there"
+expect execfilter '"comm":"tpgen-eqprobe"' "exec kept by comm =="
+expect execfilter '"comm":"tpgen-eqXprobe"' "exec kept by comm glob"
+
+# syscount: counts by comm, failed calls with their errno, latency
+start syscount
+named_task
+ls /nonexistent-tpgen-path 2>/dev/null
+stop syscount
+expect syscount '"counts":"raw_syscalls/sys_enter","comm":"tpgenthr","count":[1-9]' "syscall count for tpgenthr"
+expect syscount '"counts":"raw_syscalls/sys_exit","comm":"ls","id":[0-9]+,"ret":-2,' "ls's failed call (ENOENT)"
+expect syscount '"hist":"syslat: .*"count":[1-9]' "non-empty syscall latency histogram"
+
+# biosize: 16 direct writes of 64 KiB land in the 64K bucket and print as dd's
+dir=$T
+[ "$(stat -f -c %T "$dir")" = tmpfs ] && dir=$TPGEN_ROOT/out
+start biosize
+dd if=/dev/zero of="$dir/tpgen-dd.tmp" bs=64k count=16 oflag=direct 2>/dev/null || fail "dd"
+stop biosize
+rm -f "$dir/tpgen-dd.tmp"
+expect biosize '"hist":"block/block_rq_issue: bytes".*\{"low":65536,"high":131071,"count":(1[6-9]|[2-9][0-9]|[0-9]{3,})\}' \
+	"64K bucket with the 16 writes"
+expect biosize '"event":"block/block_rq_issue","comm":"dd","dev":[0-9]+,"sector":[0-9]+,"bytes":65536,' "dd's 64K request"
+expect biosize '"hist":"biolat: .*"count":[1-9]' "non-empty block I/O latency histogram"
+
+# tcpstates: a loopback connection: the client's SYN_SENT -> ESTABLISHED, packets on lo
+start tcpstates
+port=$(python3 -c '
+import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+c = socket.create_connection(s.getsockname()); a, _ = s.accept()
+c.sendall(b"x" * 3000); a.recv(3000); c.close(); a.close()
+print(s.getsockname()[1])') || fail "python3 connection"
+stop tcpstates
+expect tcpstates "\"event\":\"sock/inet_sock_set_state\",.*\"dport\":$port,\"oldstate\":2,\"newstate\":1\}" \
+	"ESTABLISHED to port $port"
+expect tcpstates '"counts":"net/net_dev_xmit","name":"lo","count":[1-9]' "packets counted on lo"
+expect tcpstates '"hist":"net/net_dev_xmit: len".*"count":[1-9]' "packet size histogram"
+
+# text mode, -d, and a closed pipe: ends by itself, quietly
+"$out/schedsnoop/schedsnoop" -d 1 >"$T/text.out" 2>"$T/text.err" || fail "schedsnoop -d 1 failed"
+head -1 "$T/text.out" | grep -Eq '^TIME +PID +OLD_PID FILENAME$' || fail "no column header: $(head -1 "$T/text.out")"
+( sleep 1.5; for i in 1 2 3; do /bin/true; done ) &
+"$out/schedsnoop/schedsnoop" -d 3 2>"$T/pipe.err" | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+wait
+[ "$rc" = 0 ] || fail "closed pipe: exit $rc"
+grep -v '^Tracing' "$T/pipe.err" && fail "closed pipe: messages on stderr"
+echo "ok: ${#specs[@]} specs generated, built, run and checked"

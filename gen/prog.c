@@ -819,7 +819,15 @@ static int generate(struct gen_ctx *g, const char *path)
 		p.banner = sb_steal(&b);
 		sb_free(&b);
 	}
-	p.banner_ctx = make_banner(&g->in, g->in.btf_hash);
+	{
+		unsigned long long hash = FNV1A64_INIT;
+
+		for (i = 0; i < p.evs->nr; i++)
+			if (p.ctx_sel[i])
+				hash = fnv1a64(hash, &p.evs->ev[i].hash, sizeof(p.evs->ev[i].hash));
+		hash = fnv1a64(hash, &g->in.btf_hash, sizeof(g->in.btf_hash));
+		p.banner_ctx = make_banner(&g->in, hash);
+	}
 
 	err = emit_prog(&p, g->tmpl_dir, &files, &nr_files);
 	if (err)

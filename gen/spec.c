@@ -269,7 +269,7 @@ static int get_attach(struct loader *ld, yaml_node_t *node, enum attach_kind *a,
 		*a = ATTACH_TP_BTF;
 	else {
 		hint = spec_suggest(s.s, names, ARRAY_SIZE(names));
-		err = node_error(ld, node, "unknown attach type '%s'%s%s%s (tracepoint, raw_tp or tp_btf)",
+		err = node_error(ld, node, "unknown attach type '%s': use tracepoint, raw_tp or tp_btf%s%s%s",
 				 s.s, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 	}
 	free(s.s);

@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * tpgen.h: BPF-side helpers for the programs tpgen generates (usable in any
+ * libbpf program). Include after vmlinux.h and <bpf/bpf_helpers.h>.
+ *
+ *   tpgen_task_wanted()	the loader's -p PID / -c COMM knobs
+ *   tpgen_ringbuf_reserve()	bpf_ringbuf_reserve() that counts what it drops
+ *   tpgen_count()		per-key counters in a hash map
+ *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
+ *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
+ *				string tests of filters (== and ~ of tracefs)
+ */
+#ifndef __TPGEN_BPF_H
+#define __TPGEN_BPF_H
+
+#ifndef TASK_COMM_LEN
+#define TASK_COMM_LEN 16
+#endif
+
+/* log2 histogram slots: enough for any __u64 */
+#define TPGEN_MAX_SLOTS 64
+
+/* Strings that filters test with '~' globs are matched in their first 127 bytes. */
+#define TPGEN_GLOB_MAX 128
+
+#ifndef __tpgen_always_inline
+#define __tpgen_always_inline inline __attribute__((always_inline))
+#endif
+
+/* Floor of log2, branch-free (libbpf-tools' log2l()); 0 for 0. */
+static __tpgen_always_inline __u64 tpgen_log2_32(__u32 v)
+{
+	__u32 shift, r;
+
+	r = (v > 0xFFFF) << 4; v >>= r;
+	shift = (v > 0xFF) << 3; v >>= shift; r |= shift;
+	shift = (v > 0xF) << 2; v >>= shift; r |= shift;
+	shift = (v > 0x3) << 1; v >>= shift; r |= shift;
+	r |= (v >> 1);
+	return r;
+}
+
+static __tpgen_always_inline __u64 tpgen_log2(__u64 v)
+{
+	__u32 hi = v >> 32;
+
+	if (hi)
+		return tpgen_log2_32(hi) + 32;
+	return tpgen_log2_32(v);
+}
+
+/* Add one to the slot of 'v' in a histogram of TPGEN_MAX_SLOTS counters. */
+static __tpgen_always_inline void tpgen_hist_add(__u64 *hist, __u64 v)
+{
+	__u64 slot = tpgen_log2(v);
+
+	if (slot >= TPGEN_MAX_SLOTS)
+		slot = TPGEN_MAX_SLOTS - 1;
+	__sync_fetch_and_add(&hist[slot], 1);
+}
+
+/* Look a key up, inserting 'init' first when missing (libbpf-tools' bpf_map_lookup_or_try_init()). */
+static __tpgen_always_inline void *tpgen_lookup_or_try_init(void *map, const void *key, const void *init)
+{
+	void *val;
+	long err;
+
+	val = bpf_map_lookup_elem(map, key);
+	if (val)
+		return val;
+	err = bpf_map_update_elem(map, key, init, BPF_NOEXIST);
+	if (err && err != -17 /* -EEXIST: another CPU was first */)
+		return 0;
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* Count one for 'key' in a hash map of __u64 counters. */
+static __tpgen_always_inline void tpgen_count(void *map, const void *key)
+{
+	static const __u64 zero;
+	__u64 *cnt;
+
+	cnt = tpgen_lookup_or_try_init(map, key, &zero);
+	if (cnt)
+		__sync_fetch_and_add(cnt, 1);
+}
+
+/* bpf_ringbuf_reserve() that adds one to *drops when the buffer is full. */
+static __tpgen_always_inline void *tpgen_ringbuf_reserve(void *rb, __u64 size, __u64 *drops)
+{
+	void *rec = bpf_ringbuf_reserve(rb, size, 0);
+
+	if (!rec)
+		__sync_fetch_and_add(drops, 1);
+	return rec;
+}
+
+/*
+ * The loader's knobs: a thread group id (0: any) and a comm ("": any), tested
+ * against the task that is current when the event fires.
+ */
+static __tpgen_always_inline bool tpgen_task_wanted(pid_t tgid, const volatile char *comm)
+{
+	char cur[TASK_COMM_LEN];
+	int i;
+
+	if (tgid && (bpf_get_current_pid_tgid() >> 32) != (__u32)tgid)
+		return false;
+	if (!comm[0])
+		return true;
+	bpf_get_current_comm(cur, sizeof(cur));
+#pragma unroll
+	for (i = 0; i < TASK_COMM_LEN; i++) {
+		if (cur[i] != comm[i])
+			return false;
+		if (!cur[i])
+			break;
+	}
+	return true;
+}
+
+/*
+ * String tests. 'buf' is a char array holding a NUL-terminated string, 'lit'
+ * a constant string in .rodata (bpf_strncmp() wants a read-only map value).
+ */
+#define tpgen_streq(buf, lit)		(bpf_strncmp(buf, sizeof(buf), lit) == 0)
+#define tpgen_prefix(buf, lit, n)	(bpf_strncmp(buf, n, lit) == 0)
+
+/* Glob matching as the kernel's glob_match() ('*' and '?'), one step per bpf_loop() iteration. */
+struct tpgen_glob_state {
+	char s[TPGEN_GLOB_MAX];
+	char p[TPGEN_GLOB_MAX];
+	__u32 si, pi;
+	__u32 star_si, star_pi;
+	int star;
+	int match;
+};
+
+static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribute__((unused)), void *data)
+{
+	struct tpgen_glob_state *g = data;
+	char c = g->s[g->si & (TPGEN_GLOB_MAX - 1)];
+	char d = g->p[g->pi & (TPGEN_GLOB_MAX - 1)];
+
+	if (d == '*') {
+		g->star = 1;
+		g->star_pi = ++g->pi;
+		g->star_si = g->si;
+		return 0;
+	}
+	if (!c && !d) {
+		g->match = 1;
+		return 1;
+	}
+	if (c && (d == '?' || c == d)) {
+		g->si++;
+		g->pi++;
+		return 0;
+	}
+	/* mismatch: let the last '*' eat one more character */
+	if (!g->star || !g->s[g->star_si & (TPGEN_GLOB_MAX - 1)])
+		return 1;
+	g->pi = g->star_pi;
+	g->si = ++g->star_si;
+	return 0;
+}
+
+#define tpgen_glob(buf, lit) ({								\
+	struct tpgen_glob_state __g = {};						\
+											\
+	__builtin_memcpy(__g.s, buf, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1); \
+	__builtin_memcpy(__g.p, lit, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1); \
+	bpf_loop(TPGEN_GLOB_MAX * 8, tpgen_glob_step, &__g, 0);				\
+	__g.match;									\
+})
+
+#endif /* __TPGEN_BPF_H */

@@ -192,7 +192,7 @@ static void emit_int(struct strbuf *sb, const struct pvalue *v)
 		break;
 	case PV_RAW:
 		if (v->path)
-			sb_printf(sb, "BPF_CORE_READ(args->%s, %s)", v->arg, v->path);
+			sb_printf(sb, "BPF_CORE_READ(%s, %s)", v->arg_local, v->path);
 		else
 			sb_printf(sb, "args->%s", v->arg);
 		break;
@@ -222,10 +222,10 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		break;
 	case PV_RAW:
 		if (!v->str_ptr)
-			sb_printf(sb, "\tBPF_CORE_READ_STR_INTO(&%s, args->%s, %s);\n", dst, v->arg, v->path);
+			sb_printf(sb, "\tBPF_CORE_READ_STR_INTO(&%s, %s, %s);\n", dst, v->arg_local, v->path);
 		else if (v->path)
-			sb_printf(sb, "\tbpf_probe_read_kernel_str(%s, sizeof(%s), BPF_CORE_READ(args->%s, %s));\n",
-				  dst, dst, v->arg, v->path);
+			sb_printf(sb, "\tbpf_probe_read_kernel_str(%s, sizeof(%s), BPF_CORE_READ(%s, %s));\n",
+				  dst, dst, v->arg_local, v->path);
 		else
 			sb_printf(sb, "\tbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", dst, dst, v->arg);
 		break;
@@ -298,6 +298,18 @@ static void emit_section(struct strbuf *sb, const struct pprobe *pr)
 		}
 		sb_printf(sb, "int %s(__u64 *ctx)\n{\n", pr->handler);
 		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
+		for (int i = 0; i < pr->nr_vals; i++) {
+			const struct pvalue *v = &pr->vals[i];
+			int j;
+
+			if (v->src != PV_RAW || !v->arg_local)
+				continue;
+			for (j = 0; j < i; j++)
+				if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
+					break;
+			if (j == i)
+				sb_printf(sb, "\t%s%s = args->%s;\n", v->arg_type, v->arg_local, v->arg);
+		}
 		break;
 	default:
 		break;

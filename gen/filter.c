@@ -126,8 +126,14 @@ static int next(struct parser *p)
 	}
 	if (!word_char(s[i]))
 		return perr(p, i, "unexpected character '%c' in filter", s[i]);
-	while (word_char(s[p->pos]))
-		p->pos++;
+	for (;;) {
+		if (s[p->pos] == '-' && s[p->pos + 1] == '>')	/* prev->pid */
+			p->pos += 2;
+		else if (word_char(s[p->pos]))
+			p->pos++;
+		else
+			break;
+	}
 	p->tok = T_WORD;
 	p->text = xstrndup(s + i, p->pos - i);
 	return 0;

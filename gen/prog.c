@@ -184,6 +184,21 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 	sb_init(&path);
 	if (classify(btf, id, &ti))
 		goto unsupported;
+	if (nr_members && ti.kind == PV_PTR && ti.struct_id) {
+		static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta" };
+		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
+
+		/* CO-RE reads start from a local: args->x would be relocated against the args struct */
+		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
+					btf__name_by_offset(btf, st->name_off));
+		v->arg_local = xstrdup(a->name);
+		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
+			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
+				free(v->arg_local);
+				v->arg_local = xasprintf("arg_%s", a->name);
+				break;
+			}
+	}
 	for (i = 0; i < nr_members; i++) {
 		if (ti.kind != PV_PTR || !ti.struct_id) {
 			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
@@ -680,6 +695,8 @@ static void prog_free(struct prog *p)
 			free(pr->vals[j].cname);
 			free(pr->vals[j].arg);
 			free(pr->vals[j].path);
+			free(pr->vals[j].arg_type);
+			free(pr->vals[j].arg_local);
 		}
 		free(pr->vals);
 		free(pr->print);

@@ -43,6 +43,8 @@ struct pvalue {
 	const struct tp_field *field;	/* PV_CTX */
 	char *arg;		/* PV_RAW: the argument, "prev" */
 	char *path;		/* PV_RAW: members after it, "pid" or "mm, owner", or NULL */
+	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */
+	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
 };
 

@@ -324,6 +324,9 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		" * Tracepoint context structs: one per event, laid out exactly as the kernel's\n"
 		" * record (tracefs format files). Use them as the argument of SEC(\"tp/<sys>/<event>\")\n"
 		" * programs. Every offset is checked at build time: on another kernel, regenerate.\n"
+		" * The common_* fields (the first 8 bytes) keep the layout but cannot be read by\n"
+		" * BPF programs (the verifier refuses ctx offsets below 8): use\n"
+		" * bpf_get_current_pid_tgid() for the pid.\n"
 		" */\n");
 	sb_printf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
 	emit_fixed_types(out);

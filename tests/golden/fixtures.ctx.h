@@ -4,6 +4,9 @@
  * Tracepoint context structs: one per event, laid out exactly as the kernel's
  * record (tracefs format files). Use them as the argument of SEC("tp/<sys>/<event>")
  * programs. Every offset is checked at build time: on another kernel, regenerate.
+ * The common_* fields (the first 8 bytes) keep the layout but cannot be read by
+ * BPF programs (the verifier refuses ctx offsets below 8): use
+ * bpf_get_current_pid_tgid() for the pid.
  */
 #ifndef __TPGEN_CTX_H
 #define __TPGEN_CTX_H

@@ -101,6 +101,8 @@ int inputs_load_events(struct inputs *in)
 	if (!err) {
 		in->evs_loaded = true;
 		note_read(in, dir);
+	} else {
+		tp_events_free(&in->evs);
 	}
 	free(dir);
 	return err;

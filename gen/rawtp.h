@@ -26,9 +26,17 @@ struct raw_arg {
 	unsigned int size;	/* size of the type in bytes (pointers: 8) */
 	bool is_signed;
 	bool is_ptr;
-	char *decl;		/* C declaration in vmlinux.h mode: "struct task_struct *prev" */
+	char *decl;		/* C declaration, kernel types: "struct task_struct *prev" */
 	char *decl_sa;		/* C declaration in standalone mode: "struct task_struct *prev", "__u32 prev_state" */
 	char *ptr_struct;	/* for a pointer to a struct/union: "struct task_struct", else NULL */
+	char *ktype;		/* the type alone, kernel types: "struct task_struct *", "void (*)(int)" */
+	char *type_sa;		/* the type alone, standalone mode: "struct task_struct *", "__u32" */
+	char *fwd;		/* struct/union that decl_sa names, to forward-declare, or NULL */
+	char *kname;		/* the kernel's name when 'name' differs from it, else NULL */
+	const char *renamed;	/* why 'name' is not the kernel's ("a C keyword"), or NULL */
+	bool by_value;		/* a struct or union passed by value (1, 2, 4 or 8 bytes) */
+	bool vmlinux_sa;	/* vmlinux.h mode spells it as standalone mode does: the kernel's
+				 * type is anonymous, or an enum vmlinux.h may size differently */
 };
 
 struct raw_tp {
@@ -38,6 +46,7 @@ struct raw_tp {
 	enum raw_name_src name_src;
 	char *name_from;	/* the BTF function the names came from, or NULL */
 	__u32 proto_id;		/* BTF id of the FUNC_PROTO */
+	const char *unsupported; /* why no struct can describe it (an argument wider than a slot), or NULL */
 };
 
 struct raw_tps {

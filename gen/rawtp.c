@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Raw tracepoints from BTF. The kernel declares one 'btf_trace_<tp>' typedef
+ * per tracepoint: a pointer to the prototype of its probes, whose first
+ * parameter is 'void *__data' and whose others are the arguments a raw_tp or
+ * tp_btf program finds in its u64 context array, one slot each.
+ *
+ * That prototype has no parameter names. They come from a function built on
+ * the same prototype: __probestub_<tp> (kernels since 6.6), __traceiter_<tp>
+ * (since 5.10), or __bpf_trace_<class> found by its parameter types. Failing
+ * all three, arguments are arg0, arg1, ...
+ *
+ * One pass over the types indexes those four families by name (and notes
+ * names that occur twice, which btf_dump would suffix); everything after is
+ * a binary search, so the cost is one walk of the BTF.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "fieldtype.h"
+#include "rawtp.h"
+#include "util.h"
+
+#define MAX_DEPTH	32	/* type chains longer than this are malformed */
+
+struct name_id {
+	const char *name;	/* without its prefix */
+	__u32 id;
+};
+
+struct vec {
+	struct name_id *v;
+	int nr, cap;
+};
+
+/* Names that occur more than once in one btf_dump namespace, with the last id of each. */
+struct dupset {
+	const char **slot;
+	__u32 *last;
+	unsigned char *cnt;
+	size_t cap, nr;
+};
+
+struct index {
+	const struct btf *btf;
+	struct vec tps;		/* btf_trace_<tp> typedefs */
+	struct vec stubs;	/* __probestub_<tp> */
+	struct vec iters;	/* __traceiter_<tp> */
+	struct vec bts;		/* __bpf_trace_<class> */
+	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
+	struct dupset tags;	/* struct, union, enum names */
+	struct dupset idents;	/* typedef names */
+	struct btf_dump *dump;
+	struct strbuf out;	/* what btf_dump prints */
+	bool quiet;		/* drop what btf_dump prints */
+};
+
+static void push(struct vec *v, const char *name, __u32 id)
+{
+	if (v->nr == v->cap) {
+		v->cap = v->cap ? v->cap * 2 : 256;
+		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
+	}
+	v->v[v->nr].name = name;
+	v->v[v->nr++].id = id;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct name_id *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/* First entry named 'name' (entries are sorted by name, then id), or NULL. */
+static const struct name_id *vec_find(const struct vec *v, const char *name)
+{
+	int lo = 0, hi = v->nr;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+
+		if (strcmp(v->v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < v->nr && !strcmp(v->v[lo].name, name) ? &v->v[lo] : NULL;
+}
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static void dup_add(struct dupset *d, const char *name, __u32 id)
+{
+	size_t i;
+
+	if (2 * (d->nr + 1) > d->cap) {
+		struct dupset n = { .cap = d->cap ? d->cap * 2 : 1 << 14 };
+
+		n.slot = xcalloc(n.cap, sizeof(*n.slot));
+		n.last = xcalloc(n.cap, sizeof(*n.last));
+		n.cnt = xcalloc(n.cap, 1);
+		for (i = 0; i < d->cap; i++) {
+			size_t j;
+
+			if (!d->slot[i])
+				continue;
+			for (j = str_hash(d->slot[i]) & (n.cap - 1); n.slot[j]; j = (j + 1) & (n.cap - 1))
+				;
+			n.slot[j] = d->slot[i];
+			n.last[j] = d->last[i];
+			n.cnt[j] = d->cnt[i];
+		}
+		n.nr = d->nr;
+		free(d->slot);
+		free(d->last);
+		free(d->cnt);
+		*d = n;
+	}
+	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1)) {
+		if (!strcmp(d->slot[i], name)) {
+			d->cnt[i] = 2;
+			d->last[i] = id;
+			return;
+		}
+	}
+	d->slot[i] = name;
+	d->last[i] = id;
+	d->cnt[i] = 1;
+	d->nr++;
+}
+
+/* The last id named 'name' if the name is repeated, else 0. */
+static __u32 dup_last(const struct dupset *d, const char *name)
+{
+	size_t i;
+
+	if (!d->cap || !name)
+		return 0;
+	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1))
+		if (!strcmp(d->slot[i], name))
+			return d->cnt[i] > 1 ? d->last[i] : 0;
+	return 0;
+}
+
+static bool has_prefix(const char *s, const char *pfx, size_t n)
+{
+	return !strncmp(s, pfx, n) && s[n];
+}
+
+/* The one pass over every type. */
+static void index_build(struct index *x)
+{
+	__u32 i, n = btf__type_cnt(x->btf);
+
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(x->btf, i);
+		const char *name;
+
+		if (!t || !t->name_off)
+			continue;
+		name = btf__name_by_offset(x->btf, t->name_off);
+		if (!name)
+			continue;
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPEDEF:
+			if (name[0] == 'b' && has_prefix(name, "btf_trace_", 10))
+				push(&x->tps, name + 10, i);
+			dup_add(&x->idents, name, i);
+			break;
+		case BTF_KIND_FUNC:
+			if (name[0] != '_' || name[1] != '_')
+				break;
+			if (has_prefix(name, "__probestub_", 12))
+				push(&x->stubs, name + 12, i);
+			else if (has_prefix(name, "__traceiter_", 12))
+				push(&x->iters, name + 12, i);
+			else if (has_prefix(name, "__bpf_trace_", 12))
+				push(&x->bts, name + 12, i);
+			break;
+		case BTF_KIND_ENUM:
+			if (!btf_vlen(t))	/* btf_dump never suffixes enum forwards */
+				break;
+			/* fallthrough */
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM64:
+			dup_add(&x->tags, name, i);
+			break;
+		default:
+			break;
+		}
+	}
+	qsort(x->tps.v, x->tps.nr, sizeof(*x->tps.v), by_name);
+	qsort(x->stubs.v, x->stubs.nr, sizeof(*x->stubs.v), by_name);
+	qsort(x->iters.v, x->iters.nr, sizeof(*x->iters.v), by_name);
+	qsort(x->bts.v, x->bts.nr, sizeof(*x->bts.v), by_name);
+}
+
+/* The FUNC_PROTO behind a FUNC, or behind a typedef of a pointer to one. */
+static const struct btf_type *proto_of(const struct btf *btf, __u32 id, __u32 *proto_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth;
+
+	for (depth = 0; t && depth < MAX_DEPTH; depth++) {
+		if (btf_is_func_proto(t)) {
+			*proto_id = id;
+			return t;
+		}
+		if (!btf_is_func(t) && !btf_is_typedef(t) && !btf_is_ptr(t) && !btf_is_mod(t))
+			return NULL;
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return NULL;
+}
+
+/* Same parameter types (names aside). */
+static bool same_params(const struct btf_type *a, const struct btf_type *b)
+{
+	const struct btf_param *p = btf_params(a), *q = btf_params(b);
+	int i;
+
+	if (btf_vlen(a) != btf_vlen(b))
+		return false;
+	for (i = 0; i < btf_vlen(a); i++)
+		if (p[i].type != q[i].type)
+			return false;
+	return true;
+}
+
+/* A function of family 'v' named 'name' with the tracepoint's parameters. */
+static const struct btf_type *named_fn(const struct index *x, const struct vec *v, const char *name,
+				       const struct btf_type *proto, __u32 *fn)
+{
+	const struct name_id *e = vec_find(v, name);
+	__u32 pid;
+
+	for (; e && e < v->v + v->nr && !strcmp(e->name, name); e++) {
+		const struct btf_type *p = proto_of(x->btf, e->id, &pid);
+
+		if (p && same_params(p, proto)) {
+			*fn = e->id;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+static const struct btf *sort_btf;
+
+static int by_proto(const void *a, const void *b)
+{
+	const struct name_id *x = a, *y = b;
+	const struct btf_type *p, *q;
+	__u32 pid;
+	int i;
+
+	p = proto_of(sort_btf, x->id, &pid);
+	q = proto_of(sort_btf, y->id, &pid);
+	if (!p || !q)
+		return !p - !q;
+	if (btf_vlen(p) != btf_vlen(q))
+		return btf_vlen(p) < btf_vlen(q) ? -1 : 1;
+	for (i = 0; i < btf_vlen(p); i++)
+		if (btf_params(p)[i].type != btf_params(q)[i].type)
+			return btf_params(p)[i].type < btf_params(q)[i].type ? -1 : 1;
+	return by_name(a, b);
+}
+
+/* Same parameter names. */
+static bool same_names(const struct btf *btf, const struct btf_type *a, const struct btf_type *b)
+{
+	int i;
+
+	for (i = 0; i < btf_vlen(a); i++)
+		if (strcmp(btf__name_by_offset(btf, btf_params(a)[i].name_off) ?: "",
+			   btf__name_by_offset(btf, btf_params(b)[i].name_off) ?: ""))
+			return false;
+	return true;
+}
+
+/*
+ * __bpf_trace_<class> for a tracepoint without stub or iterator: the class
+ * named like the tracepoint, else the classes with its parameter types, if
+ * they all name the parameters alike.
+ */
+static const struct btf_type *class_fn(struct index *x, const char *tp, const struct btf_type *proto,
+				       __u32 *fn)
+{
+	const struct btf_type *p, *first = NULL;
+	int lo = 0, hi, i;
+	__u32 pid;
+
+	p = named_fn(x, &x->bts, tp, proto, fn);
+	if (p || !x->bts.nr)
+		return p;
+	if (!x->by_proto) {
+		x->by_proto = xmalloc(x->bts.nr * sizeof(*x->by_proto));
+		memcpy(x->by_proto, x->bts.v, x->bts.nr * sizeof(*x->by_proto));
+		sort_btf = x->btf;
+		qsort(x->by_proto, x->bts.nr, sizeof(*x->by_proto), by_proto);
+	}
+	hi = x->bts.nr;
+	while (lo < hi) {	/* first class whose prototype is not below ours */
+		int mid = lo + (hi - lo) / 2, c;
+
+		p = proto_of(x->btf, x->by_proto[mid].id, &pid);
+		c = !p ? 1 : btf_vlen(p) != btf_vlen(proto) ? (btf_vlen(p) < btf_vlen(proto) ? -1 : 1) : 0;
+		for (i = 0; !c && i < btf_vlen(p); i++)
+			if (btf_params(p)[i].type != btf_params(proto)[i].type)
+				c = btf_params(p)[i].type < btf_params(proto)[i].type ? -1 : 1;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < x->bts.nr; i++) {
+		p = proto_of(x->btf, x->by_proto[i].id, &pid);
+		if (!p || !same_params(p, proto))
+			break;
+		if (!first) {
+			first = p;
+			*fn = x->by_proto[i].id;
+		} else if (!same_names(x->btf, first, p)) {
+			return NULL;	/* ambiguous: better arg0.. than wrong names */
+		}
+	}
+	return first;
+}
+
+static bool is_ident(const char *s)
+{
+	if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')))
+		return false;
+	for (s++; *s; s++)
+		if (!(*s == '_' || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9')))
+			return false;
+	return true;
+}
+
+/* Member names: C identifiers, no keywords, no repeats. */
+static void name_args(struct raw_tp *tp, const struct btf *btf, const struct btf_type *names)
+{
+	int i, j;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		struct raw_arg *a = &tp->args[i];
+		const char *n = names ? btf__name_by_offset(btf, btf_params(names)[i + 1].name_off) : NULL;
+
+		if (!n || !*n) {
+			a->name = xasprintf("arg%d", i);
+			if (names)
+				a->renamed = "unnamed in BTF";
+		} else if (!is_ident(n)) {
+			a->name = xasprintf("arg%d", i);
+			a->kname = xstrdup(n);
+			a->renamed = "not a C identifier";
+		} else if (ctype_is_keyword(n)) {
+			a->name = xasprintf("%s_", n);
+			a->kname = xstrdup(n);
+			a->renamed = "a C keyword";
+		} else {
+			a->name = xstrdup(n);
+		}
+		for (j = 0; j < i; j++) {
+			if (!strcmp(tp->args[j].name, a->name)) {
+				if (!a->kname)
+					a->kname = a->name;
+				else
+					free(a->name);
+				a->name = xasprintf("%s_%d", a->kname, i);
+				a->renamed = "a repeated name";
+				break;
+			}
+		}
+	}
+}
+
+static void dump_printf(void *ctx, const char *fmt, va_list ap)
+{
+	struct index *x = ctx;
+
+	if (!x->quiet)
+		sb_vprintf(&x->out, fmt, ap);
+}
+
+/*
+ * Does btf_dump print a name it may suffix (___2) for type 'id'? Returns the
+ * last id carrying such a name, 0 when there is none, -1 for an anonymous
+ * type (whose body btf_dump would print) or a malformed chain.
+ */
+static long chain_check(const struct index *x, __u32 id, int depth)
+{
+	const struct btf_type *t;
+	const char *name;
+	long r, m;
+	int i;
+
+	for (; depth < MAX_DEPTH; depth++) {
+		if (!id)
+			return 0;
+		t = btf__type_by_id(x->btf, id);
+		if (!t)
+			return -1;
+		name = t->name_off ? btf__name_by_offset(x->btf, t->name_off) : NULL;
+		switch (btf_kind(t)) {
+		case BTF_KIND_TYPEDEF:
+			return dup_last(&x->idents, name);
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+		case BTF_KIND_ENUM:
+		case BTF_KIND_ENUM64:
+			if (!name)
+				return -1;
+			return dup_last(&x->tags, name);
+		case BTF_KIND_INT:
+		case BTF_KIND_FLOAT:
+		case BTF_KIND_FWD:
+			return 0;
+		case BTF_KIND_FUNC_PROTO:
+			r = chain_check(x, t->type, depth + 1);
+			for (i = 0; r >= 0 && i < btf_vlen(t); i++) {
+				m = chain_check(x, btf_params(t)[i].type, depth + 1);
+				r = m < 0 ? m : m > r ? m : r;
+			}
+			return r;
+		case BTF_KIND_ARRAY:
+			id = btf_array(t)->type;
+			break;
+		case BTF_KIND_PTR:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+			id = t->type;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return -1;
+}
+
+static char *kernel_decl(struct index *x, __u32 id, const char *name)
+{
+	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
+
+	sb_reset(&x->out);
+	if (btf_dump__emit_type_decl(x->dump, id, &o))
+		return NULL;
+	return xstrdup(x->out.buf ? x->out.buf : "");
+}
+
+/*
+ * The standalone spelling of type 'id' where a pointer points to it:
+ * structs and unions by name (forward-declared), scalars as fixed-width
+ * types, anything else (functions, arrays, anonymous types) as void.
+ */
+static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, struct raw_arg *a, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	bool is_const = false, is_volatile = false;
+	const char *name, *base = "void";
+	char *tag = NULL;
+
+	for (; id && t && depth < MAX_DEPTH; depth++) {
+		if (btf_is_const(t))
+			is_const = true;
+		else if (btf_is_volatile(t))
+			is_volatile = true;
+		else if (!btf_is_typedef(t) && !btf_is_restrict(t) && btf_kind(t) != BTF_KIND_TYPE_TAG)
+			break;
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (id && t && depth < MAX_DEPTH && btf_is_ptr(t)) {
+		size_t len;
+
+		sa_pointee(btf, t->type, sb, a, depth + 1);
+		len = sb->len;
+		sb_puts(sb, len && sb->buf[len - 1] == '*' ? "*" : " *");
+		if (is_const)
+			sb_puts(sb, " const");
+		if (is_volatile)
+			sb_puts(sb, " volatile");
+		return;
+	}
+	name = id && t && t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+	if (!id || !t || depth >= MAX_DEPTH) {
+		/* void */
+	} else if (btf_is_int(t)) {
+		__u8 enc = btf_int_encoding(t);
+
+		if (enc & BTF_INT_BOOL)
+			base = "_Bool";
+		else if (name && !strcmp(name, "char"))
+			base = "char";
+		else if (ctype_fixed(t->size, enc & BTF_INT_SIGNED))
+			base = ctype_fixed(t->size, enc & BTF_INT_SIGNED);
+	} else if (btf_is_any_enum(t)) {
+		if (ctype_fixed(t->size, btf_kflag(t)))
+			base = ctype_fixed(t->size, btf_kflag(t));
+	} else if ((btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) && name && *name) {
+		bool un = btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t);
+
+		tag = xasprintf("%s %s", un ? "union" : "struct", name);
+		base = tag;
+		if (!a->fwd)
+			a->fwd = xstrdup(tag);
+	}
+	sb_printf(sb, "%s%s%s", is_const ? "const " : "", is_volatile ? "volatile " : "", base);
+	free(tag);
+}
+
+/* Size, sign and both spellings of one argument; the reason when it cannot fill a slot. */
+static const char *type_arg(struct index *x, struct raw_arg *a)
+{
+	const struct btf *btf = x->btf;
+	struct strbuf sb;
+	const struct btf_type *t;
+	__s64 size;
+	int rid;
+
+	rid = btf__resolve_type(btf, a->type_id);
+	t = rid > 0 ? btf__type_by_id(btf, rid) : NULL;
+	if (!t)
+		return rid ? "its type is malformed" : "it is void";
+	size = btf_is_ptr(t) ? 8 : btf__resolve_size(btf, rid);
+	a->size = size > 0 ? size : 0;
+	sb_init(&sb);
+	if (btf_is_ptr(t)) {
+		const struct btf_type *pt;
+		int pid = btf__resolve_type(btf, t->type);
+
+		a->is_ptr = true;
+		pt = pid > 0 ? btf__type_by_id(btf, pid) : NULL;
+		if (pt && (btf_is_struct(pt) || btf_is_union(pt) || btf_is_fwd(pt)) && pt->name_off)
+			a->ptr_struct = xasprintf("%s %s", (btf_is_fwd(pt) ? btf_kflag(pt) : btf_is_union(pt))
+						  ? "union" : "struct", btf__name_by_offset(btf, pt->name_off));
+		sa_pointee(btf, t->type, &sb, a, 0);
+		sb_puts(&sb, sb.len && sb.buf[sb.len - 1] == '*' ? "*" : " *");
+	} else if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
+		sb_free(&sb);
+		return "its size does not fit a u64 slot";
+	} else if (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL)) {
+		sb_puts(&sb, "_Bool");
+	} else if (btf_is_int(t) || btf_is_any_enum(t)) {
+		a->is_signed = btf_is_int(t) ? btf_int_encoding(t) & BTF_INT_SIGNED : btf_kflag(t);
+		sb_puts(&sb, ctype_fixed(a->size, a->is_signed));
+	} else if (btf_is_composite(t) || btf_is_float(t)) {
+		/* the kernel copies it into a u<size> before widening it to u64 */
+		a->by_value = btf_is_composite(t);
+		sb_puts(&sb, ctype_fixed(a->size, false));
+	} else {
+		sb_free(&sb);
+		return "it is not a value";
+	}
+	a->type_sa = sb_steal(&sb);
+	a->decl_sa = xasprintf("%s%s%s", a->type_sa, a->type_sa[strlen(a->type_sa) - 1] == '*' ? "" : " ",
+			       a->name);
+	if (chain_check(x, a->type_id, 0) >= 0) {
+		a->decl = kernel_decl(x, a->type_id, a->name);
+		a->ktype = kernel_decl(x, a->type_id, "");
+	}
+	if (!a->decl || !a->ktype) {	/* anonymous types: btf_dump would print their bodies */
+		free(a->decl);
+		free(a->ktype);
+		a->decl = xstrdup(a->decl_sa);
+		a->ktype = xstrdup(a->type_sa);
+		a->vmlinux_sa = true;
+	}
+	/* vmlinux.h from libbpf before 1.2 declares every enum as an int: trust only those */
+	if (btf_is_any_enum(t) && t->size != 4)
+		a->vmlinux_sa = true;
+	return NULL;
+}
+
+static int load_tp(struct index *x, struct raw_tp *tp, const struct name_id *e)
+{
+	const struct btf_type *proto, *names = NULL;
+	__u32 fn = 0;
+	int i;
+
+	tp->name = xstrdup(e->name);
+	tp->name_src = RAW_NAME_NONE;
+	proto = proto_of(x->btf, e->id, &tp->proto_id);
+	if (!proto || !btf_vlen(proto)) {
+		tp->unsupported = "btf_trace_ typedef is not a pointer to a prototype with 'void *__data'";
+		return 0;
+	}
+	if ((names = named_fn(x, &x->stubs, tp->name, proto, &fn)))
+		tp->name_src = RAW_NAME_PROBESTUB;
+	else if ((names = named_fn(x, &x->iters, tp->name, proto, &fn)))
+		tp->name_src = RAW_NAME_TRACEITER;
+	else if ((names = class_fn(x, tp->name, proto, &fn)))
+		tp->name_src = RAW_NAME_BPF_TRACE;
+	if (names)
+		tp->name_from = xstrdup(btf__name_by_offset(x->btf, btf__type_by_id(x->btf, fn)->name_off));
+	tp->nr_args = btf_vlen(proto) - 1;
+	tp->args = xcalloc(tp->nr_args, sizeof(*tp->args));
+	for (i = 0; i < tp->nr_args; i++)
+		tp->args[i].type_id = btf_params(proto)[i + 1].type;
+	name_args(tp, x->btf, names);
+	return 0;
+}
+
+static void index_free(struct index *x)
+{
+	free(x->tps.v);
+	free(x->stubs.v);
+	free(x->iters.v);
+	free(x->bts.v);
+	free(x->by_proto);
+	free(x->tags.slot);
+	free(x->tags.last);
+	free(x->tags.cnt);
+	free(x->idents.slot);
+	free(x->idents.last);
+	free(x->idents.cnt);
+	btf_dump__free(x->dump);
+	sb_free(&x->out);
+}
+
+int rawtp_load(struct raw_tps *r, const struct btf *btf)
+{
+	struct index x = { .btf = btf };
+	long upto = 0, m;
+	int err = 0, j, k;
+	__u32 i;
+
+	memset(r, 0, sizeof(*r));
+	sb_init(&x.out);
+	index_build(&x);
+	r->tp = xcalloc(x.tps.nr, sizeof(*r->tp));
+	for (j = 0; j < x.tps.nr; j++) {
+		if (j && !strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
+			continue;	/* a repeated typedef: the first one counts */
+		err = load_tp(&x, &r->tp[r->nr++], &x.tps.v[j]);
+		if (err)
+			goto out;
+		for (k = 0; k < r->tp[r->nr - 1].nr_args; k++) {
+			m = chain_check(&x, r->tp[r->nr - 1].args[k].type_id, 0);
+			upto = m > upto ? m : upto;
+		}
+	}
+	x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
+	if (!x.dump) {
+		err = -errno ?: -ENOMEM;
+		pr_err("cannot print BTF types: %s", strerror(-err));
+		goto out;
+	}
+	/*
+	 * A repeated name gets ___2, ___3 in the order btf_dump first meets its
+	 * types. Meet them as 'bpftool btf dump format c' does (every id in
+	 * turn) up to the last one we print: the names then match vmlinux.h.
+	 */
+	x.quiet = true;
+	for (i = 1; i <= upto; i++)
+		btf_dump__dump_type(x.dump, i);
+	x.quiet = false;
+	for (j = 0; j < r->nr; j++) {
+		struct raw_tp *tp = &r->tp[j];
+
+		for (k = 0; !tp->unsupported && k < tp->nr_args; k++) {
+			const char *why = type_arg(&x, &tp->args[k]);
+
+			if (why)
+				tp->unsupported = why;
+		}
+		for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
+			struct raw_arg *a = &tp->args[k];
+
+			if (!a->decl_sa) {
+				a->type_sa = xstrdup("__u64");
+				a->decl_sa = xasprintf("__u64 %s", a->name);
+			}
+			if (!a->decl) {
+				a->decl = xstrdup(a->decl_sa);
+				a->ktype = xstrdup(a->type_sa);
+			}
+		}
+	}
+out:
+	index_free(&x);
+	if (err)
+		rawtp_free(r);
+	return err;
+}
+
+void rawtp_free(struct raw_tps *r)
+{
+	int i, j;
+
+	for (i = 0; r->tp && i < r->nr; i++) {
+		struct raw_tp *tp = &r->tp[i];
+
+		for (j = 0; j < tp->nr_args; j++) {
+			struct raw_arg *a = &tp->args[j];
+
+			free(a->name);
+			free(a->kname);
+			free(a->decl);
+			free(a->decl_sa);
+			free(a->ktype);
+			free(a->type_sa);
+			free(a->ptr_struct);
+			free(a->fwd);
+		}
+		free(tp->args);
+		free(tp->name);
+		free(tp->name_from);
+	}
+	free(r->tp);
+	memset(r, 0, sizeof(*r));
+}
+
+struct raw_tp *rawtp_find(struct raw_tps *r, const char *name)
+{
+	int lo = 0, hi = r->nr;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2, c = strcmp(r->tp[mid].name, name);
+
+		if (!c)
+			return &r->tp[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const char *rawtp_for_event(const char *sys, const char *event)
+{
+	if (!strcmp(sys, "syscalls")) {
+		if (!strncmp(event, "sys_enter_", 10))
+			return "sys_enter";
+		if (!strncmp(event, "sys_exit_", 9))
+			return "sys_exit";
+	}
+	return event;
+}

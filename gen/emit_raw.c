@@ -42,14 +42,16 @@ static void emit_intro(struct strbuf *out, enum raw_mode mode)
 			" * vmlinux.h first.\n");
 	sb_puts(out,
 		" *\n"
-		" * raw_tp: cast the context; pointers are plain kernel addresses (BPF_CORE_READ).\n"
+		" * raw_tp: cast the context. Pointers are plain kernel addresses: copy one to a\n"
+		" * local before BPF_CORE_READ(), which would relocate the access to args too.\n"
 		" *\n"
 		" *\tSEC(\"raw_tp/sched_switch\")\n"
 		" *\tint on_switch(__u64 *ctx)\n"
 		" *\t{\n"
 		" *\t\tstruct sched_switch_raw_args *args = (void *)ctx;\n"
+		" *\t\tstruct task_struct *prev = args->prev;\n"
 		" *\n"
-		" *\t\treturn BPF_CORE_READ(args->prev, pid) == 1 && args->prev_state == 1;\n"
+		" *\t\treturn BPF_CORE_READ(prev, pid) == 1 && args->prev_state == 1;\n"
 		" *\t}\n"
 		" *\n"
 		" * tp_btf (or raw_tp): TP_BTF_<tp>(fn) defines fn like libbpf's BPF_PROG, with\n"

@@ -414,7 +414,8 @@ static int list_dirs(int dirfd, char ***out, int *nr)
 		v[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), name_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), name_cmp);
 	*out = v;
 	*nr = n;
 	return 0;

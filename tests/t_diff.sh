@@ -37,8 +37,8 @@ sort > want.txt <<'W'
 - field sched/sched_process_fork: child_pid (pid_t, offset 20, size 4)
 + raw_tp tpgen_doctored
 - raw_tp sched_wakeup_new
-~ raw_arg sched_switch: arg 3 retyped unsigned int prev_state -> long prev_state
-~ raw_arg sched_process_exec: arg 1 renamed pid_t pid -> pid_t tpgen_pid
+~ raw_arg sched_switch: arg 3 retyped unsigned int prev_state -> long int prev_state
+~ raw_arg sched_process_exec: arg 1 renamed pid_t old_pid -> pid_t tpgen_pid
 W
 diff -u want.txt got.txt || fail "diff reported other changes than the doctored ones"
 tail -n 1 diff.txt | grep -q '^11 changes$' || fail "summary line wrong"

@@ -25,37 +25,32 @@ static const struct btf_type *proto_of(struct btf *btf, const char *tp)
 	return btf__type_by_id(btf, t->type);
 }
 
-/* The proto is shared by every tracepoint of its class: clone it for this one. */
-static struct btf_param *own_params(struct btf *btf, const char *tp)
+/*
+ * Retype argument 'argno' of tracepoint 'tp' where the kernel would: in the
+ * btf_trace_<tp> prototype and in __probestub_<tp>'s (both in place: these
+ * prototypes belong to this tracepoint alone in the tests' choice of 'tp').
+ */
+static int retype(struct btf *btf, const char *tp, int argno, int type_id)
 {
 	char name[256];
-	const struct btf_type *old = proto_of(btf, tp);
-	struct btf_type *td, *ptr;
-	int i, n, proto, ptr_id, td_id;
+	const struct btf_type *t = proto_of(btf, tp);
+	int id;
 
-	if (!old)
-		return NULL;
-	n = btf_vlen(old);
-	proto = btf__add_func_proto(btf, old->type);
-	for (i = 0; i < n; i++) {
-		old = proto_of(btf, tp);
-		btf__add_func_param(btf, btf__name_by_offset(btf, btf_params(old)[i].name_off),
-				    btf_params(old)[i].type);
-	}
-	ptr_id = btf__add_ptr(btf, proto);
-	snprintf(name, sizeof(name), "btf_trace_%s", tp);
-	td_id = btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF);
-	td = (struct btf_type *)btf__type_by_id(btf, td_id);
-	td->type = ptr_id;
-	ptr = (struct btf_type *)btf__type_by_id(btf, ptr_id);
-	(void)ptr;
-	return btf_params((struct btf_type *)btf__type_by_id(btf, proto));
+	if (!t)
+		return -1;
+	btf_params((struct btf_type *)t)[argno + 1].type = type_id;
+	snprintf(name, sizeof(name), "__probestub_%s", tp);
+	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);
+	if (id < 0)
+		return -1;
+	t = btf__type_by_id(btf, btf__type_by_id(btf, id)->type);
+	btf_params((struct btf_type *)t)[argno + 1].type = type_id;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct btf *btf;
-	struct btf_param *p;
 	struct btf_type *t;
 	const void *data;
 	__u32 size;
@@ -83,11 +78,9 @@ int main(int argc, char **argv)
 		t->name_off = off;
 	}
 	/* retype an argument of TP2 */
-	p = own_params(btf, argv[5]);
 	id = btf__find_by_name_kind(btf, argv[7], BTF_KIND_INT);
-	if (!p || id < 0)
+	if (id < 0 || retype(btf, argv[5], atoi(argv[6]), id))
 		return fprintf(stderr, "cannot retype %s\n", argv[5]), 1;
-	p[atoi(argv[6]) + 1].type = id;
 	/* rename an argument of TP3: names come from __probestub_<tp>, so rename there */
 	snprintf(name, sizeof(name), "__probestub_%s", argv[8]);
 	id = btf__find_by_name_kind(btf, name, BTF_KIND_FUNC);

@@ -3,12 +3,15 @@
  * Kernel BTF: a file (raw BTF, or an ELF object with a .BTF section) or the
  * running kernel's /sys/kernel/btf/vmlinux, read with libbpf. A failure is
  * reported once, located at the file, with libbpf's own reason when it gave
- * one: "vmlinux: error: not a BTF file: failed to get EHDR from vmlinux (-EINVAL)".
+ * one: "x.btf: error: not a BTF file: neither raw BTF (magic 0xeB9F) nor an ELF object".
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
@@ -62,15 +65,57 @@ static const char *what(int err)
 	}
 }
 
+/* Say what the file is before libbpf says what it is not: missing, empty, neither kind. */
+static int precheck(const char *path)
+{
+	unsigned char magic[4] = {};
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		return -EISDIR;
+	}
+	n = read(fd, magic, sizeof(magic));
+	close(fd);
+	if (n <= 0) {
+		diag_error(path, 0, 0, "not a BTF file: empty");
+		return -ENODATA;
+	}
+	if ((magic[0] == 0x9f && magic[1] == 0xeb) || (magic[0] == 0xeb && magic[1] == 0x9f) ||
+	    !memcmp(magic, "\177ELF", 4))
+		return 0;
+	diag_error(path, 0, 0, "not a BTF file: neither raw BTF (magic 0xeB9F) nor an ELF object");
+	return -EINVAL;
+}
+
 int kbtf_load(const char *path, struct btf **btf)
 {
 	const char *shown = path ? path : VMLINUX_BTF;
 	libbpf_print_fn_t old;
 	const char *name;
+	bool elf = false;
 	struct btf *b;
 	int err;
 
 	*btf = NULL;
+	if (path) {
+		char head[4] = {};
+		FILE *f;
+
+		err = precheck(path);
+		if (err == -ENODATA || (err == -EINVAL))
+			return err;
+		f = fopen(path, "re");
+		if (f) {
+			elf = fread(head, 1, 4, f) == 4 && !memcmp(head, "\177ELF", 4);
+			fclose(f);
+		}
+	}
 	libbpf_msg[0] = '\0';
 	old = libbpf_set_print(capture_print);
 	errno = 0;
@@ -79,14 +124,24 @@ int kbtf_load(const char *path, struct btf **btf)
 	libbpf_set_print(old);
 	if (err) {
 		name = errno_name(-err);
-		/* libbpf's reason names the file itself; errors of open() say enough */
-		if (libbpf_msg[0] && err != -ENOENT && err != -EACCES && err != -EPERM) {
+		if (elf && err == -ENOENT) {
+			diag_error(shown, 0, 0, "no .BTF section in this ELF file (-ENOENT)");
+		} else if (-err >= __LIBBPF_ERRNO__START) {
+			char buf[128];
+
+			libbpf_strerror(err, buf, sizeof(buf));
+			diag_error(shown, 0, 0, "not a BTF file: %s", buf);
+			err = -EINVAL;
+		} else if (libbpf_msg[0] && err != -ENOENT && err != -EACCES && err != -EPERM) {
+			/* libbpf's reason names the file itself; errors of open() say enough */
 			const char *m = libbpf_msg;
 
 			if (!strncmp(m, "libbpf: ", 8))
 				m += 8;
 			diag_error(shown, 0, 0, "%s: %s (%s)", what(-err), m,
 				   name ? name : strerror(-err));
+		} else if (path && !elf && err == -EINVAL) {
+			diag_error(shown, 0, 0, "not a BTF file: corrupt or truncated raw BTF (-EINVAL)");
 		} else if (name) {
 			diag_error(shown, 0, 0, "%s (%s)", what(-err), name);
 		} else {

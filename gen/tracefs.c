@@ -428,6 +428,7 @@ static int read_at(int dirfd, const char *name, char **out)
 
 	if (!err && memchr(*out, '\0', n)) {
 		free(*out);
+		*out = NULL;
 		return -EILSEQ;
 	}
 	return err;

@@ -219,13 +219,14 @@ static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode m
 {
 	sb_printf(out, "/* %s: %d argument%s", tp->name, tp->nr_args, tp->nr_args == 1 ? "" : "s");
 	if (tp->unsupported) {
-		sb_printf(out, "; no struct: an argument %s */\n\n", tp->unsupported);
+		sb_printf(out, "; no struct: %s */\n\n", tp->unsupported);
 		return;
 	}
 	if (tp->name_from)
 		sb_printf(out, ", names from %s() in BTF */\n", tp->name_from);
 	else
-		sb_puts(out, ", names unknown (no __probestub_, __traceiter_ or __bpf_trace_ in BTF): argN */\n");
+		sb_puts(out, ", names unknown (no __probestub_ or __traceiter_ in BTF, no single "
+			"__bpf_trace_ class fits): argN */\n");
 	sb_printf(out, "#ifndef __TPGEN_RAW_ARGS_%s\n#define __TPGEN_RAW_ARGS_%s\n", tp->name, tp->name);
 	emit_struct(out, tp, mode);
 	emit_asserts(out, tp);

@@ -538,7 +538,7 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 	rid = btf__resolve_type(btf, a->type_id);
 	t = rid > 0 ? btf__type_by_id(btf, rid) : NULL;
 	if (!t)
-		return rid ? "its type is malformed" : "it is void";
+		return rid ? "an argument's type is malformed" : "an argument is void";
 	size = btf_is_ptr(t) ? 8 : btf__resolve_size(btf, rid);
 	a->size = size > 0 ? size : 0;
 	sb_init(&sb);
@@ -555,7 +555,7 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 		sb_puts(&sb, sb.len && sb.buf[sb.len - 1] == '*' ? "*" : " *");
 	} else if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
 		sb_free(&sb);
-		return "its size does not fit a u64 slot";
+		return "an argument does not fit its 8-byte slot";
 	} else if (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL)) {
 		sb_puts(&sb, "_Bool");
 	} else if (btf_is_int(t) || btf_is_any_enum(t)) {
@@ -567,7 +567,7 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 		sb_puts(&sb, ctype_fixed(a->size, false));
 	} else {
 		sb_free(&sb);
-		return "it is not a value";
+		return "an argument is not a value";
 	}
 	a->type_sa = sb_steal(&sb);
 	a->decl_sa = xasprintf("%s%s%s", a->type_sa, a->type_sa[strlen(a->type_sa) - 1] == '*' ? "" : " ",
@@ -599,7 +599,7 @@ static int load_tp(struct index *x, struct raw_tp *tp, const struct name_id *e)
 	tp->name_src = RAW_NAME_NONE;
 	proto = proto_of(x->btf, e->id, &tp->proto_id);
 	if (!proto || !btf_vlen(proto)) {
-		tp->unsupported = "btf_trace_ typedef is not a pointer to a prototype with 'void *__data'";
+		tp->unsupported = "its btf_trace_ typedef is not a pointer to a prototype";
 		return 0;
 	}
 	if ((names = named_fn(x, &x->stubs, tp->name, proto, &fn)))

@@ -9,16 +9,19 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "fieldtype.h"
 #include "rawtp.h"
 #include "util.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
+#define MAX_DEPTH	32	/* type chains longer than this are malformed */
 
 /* libbpf's last warning while parsing: its reason goes into our one message. */
 static char libbpf_msg[256];
@@ -156,4 +159,140 @@ int kbtf_load(const char *path, struct btf **btf)
 	}
 	*btf = b;
 	return 0;
+}
+
+static size_t str_hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+void kbtf_names_add(struct kbtf_names *d, const char *name, __u32 id)
+{
+	size_t i;
+
+	if (2 * (d->nr + 1) > d->cap) {
+		struct kbtf_names n = { .cap = d->cap ? d->cap * 2 : 1 << 14 };
+
+		n.slot = xcalloc(n.cap, sizeof(*n.slot));
+		n.last = xcalloc(n.cap, sizeof(*n.last));
+		n.cnt = xcalloc(n.cap, 1);
+		for (i = 0; i < d->cap; i++) {
+			size_t j;
+
+			if (!d->slot[i])
+				continue;
+			for (j = str_hash(d->slot[i]) & (n.cap - 1); n.slot[j]; j = (j + 1) & (n.cap - 1))
+				;
+			n.slot[j] = d->slot[i];
+			n.last[j] = d->last[i];
+			n.cnt[j] = d->cnt[i];
+		}
+		n.nr = d->nr;
+		free(d->slot);
+		free(d->last);
+		free(d->cnt);
+		*d = n;
+	}
+	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1)) {
+		if (!strcmp(d->slot[i], name)) {
+			d->cnt[i] = 2;
+			d->last[i] = id;
+			return;
+		}
+	}
+	d->slot[i] = name;
+	d->last[i] = id;
+	d->cnt[i] = 1;
+	d->nr++;
+}
+
+/* The last id named 'name' if the name is repeated, else 0. */
+__u32 kbtf_names_last(const struct kbtf_names *d, const char *name)
+{
+	size_t i;
+
+	if (!d->cap || !name)
+		return 0;
+	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1))
+		if (!strcmp(d->slot[i], name))
+			return d->cnt[i] > 1 ? d->last[i] : 0;
+	return 0;
+}
+
+void kbtf_names_free(struct kbtf_names *d)
+{
+	free(d->slot);
+	free(d->last);
+	free(d->cnt);
+	memset(d, 0, sizeof(*d));
+}
+
+/*
+ * The standalone spelling of type 'id' where a pointer points to it:
+ * structs and unions by name (forward-declared), scalars as fixed-width
+ * types, anything else (functions, arrays, anonymous types) as void.
+ */
+static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	bool is_const = false, is_volatile = false;
+	const char *name, *base = "void";
+	char *tag = NULL;
+
+	for (; id && t && depth < MAX_DEPTH; depth++) {
+		if (btf_is_const(t))
+			is_const = true;
+		else if (btf_is_volatile(t))
+			is_volatile = true;
+		else if (!btf_is_typedef(t) && !btf_is_restrict(t) && btf_kind(t) != BTF_KIND_TYPE_TAG)
+			break;
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (id && t && depth < MAX_DEPTH && btf_is_ptr(t)) {
+		size_t len;
+
+		sa_pointee(btf, t->type, sb, fwd, depth + 1);
+		len = sb->len;
+		sb_puts(sb, len && sb->buf[len - 1] == '*' ? "*" : " *");
+		if (is_const)
+			sb_puts(sb, " const");
+		if (is_volatile)
+			sb_puts(sb, " volatile");
+		return;
+	}
+	name = id && t && t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+	if (!id || !t || depth >= MAX_DEPTH) {
+		/* void */
+	} else if (btf_is_int(t)) {
+		__u8 enc = btf_int_encoding(t);
+
+		if (enc & BTF_INT_BOOL)
+			base = "_Bool";
+		else if (name && !strcmp(name, "char"))
+			base = "char";
+		else if (ctype_fixed(t->size, enc & BTF_INT_SIGNED))
+			base = ctype_fixed(t->size, enc & BTF_INT_SIGNED);
+	} else if (btf_is_any_enum(t)) {
+		if (ctype_fixed(t->size, btf_kflag(t)))
+			base = ctype_fixed(t->size, btf_kflag(t));
+	} else if ((btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) && name && *name) {
+		bool un = btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t);
+
+		tag = xasprintf("%s %s", un ? "union" : "struct", name);
+		base = tag;
+		if (!*fwd)
+			*fwd = xstrdup(tag);
+	}
+	sb_printf(sb, "%s%s%s", is_const ? "const " : "", is_volatile ? "volatile " : "", base);
+	free(tag);
+}
+
+void kbtf_sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd)
+{
+	sa_pointee(btf, id, sb, fwd, 0);
 }

@@ -240,6 +240,7 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	unsigned long long h = FNV1A64_INIT;
 	int i;
 
+	(void)btf;	/* rawtp_load() spelled every argument already */
 	/* the guard names what is in the file: several raw headers can be included */
 	for (i = 0; i < r->nr; i++)
 		if (!selected || selected[i])

@@ -36,14 +36,6 @@ struct vec {
 	int nr, cap;
 };
 
-/* Names that occur more than once in one btf_dump namespace, with the last id of each. */
-struct dupset {
-	const char **slot;
-	__u32 *last;
-	unsigned char *cnt;
-	size_t cap, nr;
-};
-
 struct index {
 	const struct btf *btf;
 	struct vec tps;		/* btf_trace_<tp> typedefs */
@@ -51,8 +43,8 @@ struct index {
 	struct vec iters;	/* __traceiter_<tp> */
 	struct vec bts;		/* __bpf_trace_<class> */
 	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
-	struct dupset tags;	/* struct, union, enum names */
-	struct dupset idents;	/* typedef names */
+	struct kbtf_names tags;	/* struct, union, enum names */
+	struct kbtf_names idents; /* typedef names */
 	struct btf_dump *dump;
 	struct strbuf out;	/* what btf_dump prints */
 	bool quiet;		/* drop what btf_dump prints */
@@ -92,68 +84,6 @@ static const struct name_id *vec_find(const struct vec *v, const char *name)
 	return lo < v->nr && !strcmp(v->v[lo].name, name) ? &v->v[lo] : NULL;
 }
 
-static size_t str_hash(const char *s)
-{
-	size_t h = 5381;
-
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
-static void dup_add(struct dupset *d, const char *name, __u32 id)
-{
-	size_t i;
-
-	if (2 * (d->nr + 1) > d->cap) {
-		struct dupset n = { .cap = d->cap ? d->cap * 2 : 1 << 14 };
-
-		n.slot = xcalloc(n.cap, sizeof(*n.slot));
-		n.last = xcalloc(n.cap, sizeof(*n.last));
-		n.cnt = xcalloc(n.cap, 1);
-		for (i = 0; i < d->cap; i++) {
-			size_t j;
-
-			if (!d->slot[i])
-				continue;
-			for (j = str_hash(d->slot[i]) & (n.cap - 1); n.slot[j]; j = (j + 1) & (n.cap - 1))
-				;
-			n.slot[j] = d->slot[i];
-			n.last[j] = d->last[i];
-			n.cnt[j] = d->cnt[i];
-		}
-		n.nr = d->nr;
-		free(d->slot);
-		free(d->last);
-		free(d->cnt);
-		*d = n;
-	}
-	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1)) {
-		if (!strcmp(d->slot[i], name)) {
-			d->cnt[i] = 2;
-			d->last[i] = id;
-			return;
-		}
-	}
-	d->slot[i] = name;
-	d->last[i] = id;
-	d->cnt[i] = 1;
-	d->nr++;
-}
-
-/* The last id named 'name' if the name is repeated, else 0. */
-static __u32 dup_last(const struct dupset *d, const char *name)
-{
-	size_t i;
-
-	if (!d->cap || !name)
-		return 0;
-	for (i = str_hash(name) & (d->cap - 1); d->slot[i]; i = (i + 1) & (d->cap - 1))
-		if (!strcmp(d->slot[i], name))
-			return d->cnt[i] > 1 ? d->last[i] : 0;
-	return 0;
-}
-
 static bool has_prefix(const char *s, const char *pfx, size_t n)
 {
 	return !strncmp(s, pfx, n) && s[n];
@@ -177,7 +107,7 @@ static void index_build(struct index *x)
 		case BTF_KIND_TYPEDEF:
 			if (name[0] == 'b' && has_prefix(name, "btf_trace_", 10))
 				push(&x->tps, name + 10, i);
-			dup_add(&x->idents, name, i);
+			kbtf_names_add(&x->idents, name, i);
 			break;
 		case BTF_KIND_FUNC:
 			if (name[0] != '_' || name[1] != '_')
@@ -196,7 +126,7 @@ static void index_build(struct index *x)
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM64:
-			dup_add(&x->tags, name, i);
+			kbtf_names_add(&x->tags, name, i);
 			break;
 		default:
 			break;
@@ -419,14 +349,14 @@ static long chain_check(const struct index *x, __u32 id, int depth)
 		name = t->name_off ? btf__name_by_offset(x->btf, t->name_off) : NULL;
 		switch (btf_kind(t)) {
 		case BTF_KIND_TYPEDEF:
-			return dup_last(&x->idents, name);
+			return kbtf_names_last(&x->idents, name);
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM:
 		case BTF_KIND_ENUM64:
 			if (!name)
 				return -1;
-			return dup_last(&x->tags, name);
+			return kbtf_names_last(&x->tags, name);
 		case BTF_KIND_INT:
 		case BTF_KIND_FLOAT:
 		case BTF_KIND_FWD:
@@ -465,67 +395,6 @@ static char *kernel_decl(struct index *x, __u32 id, const char *name)
 	return xstrdup(x->out.buf ? x->out.buf : "");
 }
 
-/*
- * The standalone spelling of type 'id' where a pointer points to it:
- * structs and unions by name (forward-declared), scalars as fixed-width
- * types, anything else (functions, arrays, anonymous types) as void.
- */
-static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, struct raw_arg *a, int depth)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	bool is_const = false, is_volatile = false;
-	const char *name, *base = "void";
-	char *tag = NULL;
-
-	for (; id && t && depth < MAX_DEPTH; depth++) {
-		if (btf_is_const(t))
-			is_const = true;
-		else if (btf_is_volatile(t))
-			is_volatile = true;
-		else if (!btf_is_typedef(t) && !btf_is_restrict(t) && btf_kind(t) != BTF_KIND_TYPE_TAG)
-			break;
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	if (id && t && depth < MAX_DEPTH && btf_is_ptr(t)) {
-		size_t len;
-
-		sa_pointee(btf, t->type, sb, a, depth + 1);
-		len = sb->len;
-		sb_puts(sb, len && sb->buf[len - 1] == '*' ? "*" : " *");
-		if (is_const)
-			sb_puts(sb, " const");
-		if (is_volatile)
-			sb_puts(sb, " volatile");
-		return;
-	}
-	name = id && t && t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-	if (!id || !t || depth >= MAX_DEPTH) {
-		/* void */
-	} else if (btf_is_int(t)) {
-		__u8 enc = btf_int_encoding(t);
-
-		if (enc & BTF_INT_BOOL)
-			base = "_Bool";
-		else if (name && !strcmp(name, "char"))
-			base = "char";
-		else if (ctype_fixed(t->size, enc & BTF_INT_SIGNED))
-			base = ctype_fixed(t->size, enc & BTF_INT_SIGNED);
-	} else if (btf_is_any_enum(t)) {
-		if (ctype_fixed(t->size, btf_kflag(t)))
-			base = ctype_fixed(t->size, btf_kflag(t));
-	} else if ((btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) && name && *name) {
-		bool un = btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t);
-
-		tag = xasprintf("%s %s", un ? "union" : "struct", name);
-		base = tag;
-		if (!a->fwd)
-			a->fwd = xstrdup(tag);
-	}
-	sb_printf(sb, "%s%s%s", is_const ? "const " : "", is_volatile ? "volatile " : "", base);
-	free(tag);
-}
-
 /* Size, sign and both spellings of one argument; the reason when it cannot fill a slot. */
 static const char *type_arg(struct index *x, struct raw_arg *a)
 {
@@ -551,7 +420,7 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 		if (pt && (btf_is_struct(pt) || btf_is_union(pt) || btf_is_fwd(pt)) && pt->name_off)
 			a->ptr_struct = xasprintf("%s %s", (btf_is_fwd(pt) ? btf_kflag(pt) : btf_is_union(pt))
 						  ? "union" : "struct", btf__name_by_offset(btf, pt->name_off));
-		sa_pointee(btf, t->type, &sb, a, 0);
+		kbtf_sa_pointee(btf, t->type, &sb, &a->fwd);
 		sb_puts(&sb, sb.len && sb.buf[sb.len - 1] == '*' ? "*" : " *");
 	} else if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
 		sb_free(&sb);
@@ -625,12 +494,8 @@ static void index_free(struct index *x)
 	free(x->iters.v);
 	free(x->bts.v);
 	free(x->by_proto);
-	free(x->tags.slot);
-	free(x->tags.last);
-	free(x->tags.cnt);
-	free(x->idents.slot);
-	free(x->idents.last);
-	free(x->idents.cnt);
+	kbtf_names_free(&x->tags);
+	kbtf_names_free(&x->idents);
 	btf_dump__free(x->dump);
 	sb_free(&x->out);
 }

@@ -62,6 +62,24 @@ enum raw_mode {
 /* gen/btf.c: load BTF from a file (raw or ELF .BTF) or, with path NULL, the running kernel. */
 int kbtf_load(const char *path, struct btf **btf);
 
+/* gen/btf.c, for rawtp.c: names seen more than once (btf_dump suffixes them ___2), by string. */
+struct kbtf_names {
+	const char **slot;
+	__u32 *last;		/* the last id seen with the name */
+	unsigned char *cnt;	/* 1, or 2 for "more than once" */
+	size_t cap, nr;
+};
+void kbtf_names_add(struct kbtf_names *d, const char *name, __u32 id);
+/* The last id named 'name' if the name was seen more than once, else 0. */
+__u32 kbtf_names_last(const struct kbtf_names *d, const char *name);
+void kbtf_names_free(struct kbtf_names *d);
+/*
+ * Append the standalone spelling of type 'id' as a pointer's target: structs
+ * and unions by name (the first one named goes to *fwd, to forward-declare),
+ * scalars as fixed-width types, anything else as void; qualifiers kept.
+ */
+void kbtf_sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd);
+
 /* gen/rawtp.c */
 int rawtp_load(struct raw_tps *r, const struct btf *btf);
 void rawtp_free(struct raw_tps *r);

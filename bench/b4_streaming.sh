@@ -14,7 +14,7 @@ coproc BURST { "$d/burst" "$K"; }
 read -r ready <&"${BURST[0]}"
 "$d/benchstream/benchstream" > "$d/records.txt" 2> "$d/tool.err" &
 TOOL=$!
-for ((i = 0; i < 200; i++)); do grep -q Tracing "$d/tool.err" && break; sleep 0.05; done
+for ((i = 0; i < 200; i++)); do grep -q Tracing "$d/tool.err" 2>/dev/null && break; sleep 0.05; done
 s=$(now)
 echo go >&"${BURST[1]}"
 read -r made secs <&"${BURST[0]}"

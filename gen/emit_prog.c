@@ -424,7 +424,7 @@ static void emit_handler(struct strbuf *sb, const struct prog *p, const struct p
 		sb_puts(sb, "\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
 		for (i = 0; i < pr->nr_print; i++)
 			emit_store(sb, pr, &pr->vals[pr->print[i]], "e->");
-		sb_puts(sb, "\tbpf_ringbuf_submit(e, 0);\n");
+		sb_puts(sb, "\ttpgen_ringbuf_submit(e, &events);\n");
 	}
 	sb_puts(sb, "\treturn 0;\n}\n");
 }

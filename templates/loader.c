@@ -261,11 +261,16 @@ static int read_counts(int fd, size_t key_size, bool reset, char **keys, struct 
 
 static void print_time(void)
 {
-	char ts[16];
+	static char ts[16];
+	static time_t last;
 	time_t t;
 
+	/* localtime() looks at /etc/localtime each call: once a second is enough */
 	time(&t);
-	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+	if (t != last) {
+		strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+		last = t;
+	}
 	if (env.json)
 		printf("\"time\":\"%s\"", ts);
 	else
@@ -431,7 +436,13 @@ int main(int argc, char **argv)
 	next_print = start + env.interval;
 	while (!exiting) {
 {{#if RINGBUF}}
-		err = ring_buffer__poll(rb, 100 /* ms */);
+		/*
+		 * The BPF side wakes us once per batch (tpgen_ringbuf_submit()):
+		 * between batches, read what is there every TPGEN_POLL_MS.
+		 */
+		err = ring_buffer__poll(rb, 10 /* ms: TPGEN_POLL_MS */);
+		if (err >= 0)
+			err = ring_buffer__consume(rb);
 		if (err == -EINTR) {
 			err = 0;
 			break;
@@ -455,6 +466,10 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (!output_closed) {
+{{#if RINGBUF}}
+		/* what is still in the ring buffer was not dropped: print it */
+		ring_buffer__consume(rb);
+{{/if}}
 		print_summary(skel, false);
 		flush_output();
 	}

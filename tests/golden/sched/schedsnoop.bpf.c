@@ -65,7 +65,7 @@ int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
 	e->pid = ctx->pid;
 	e->old_pid = ctx->old_pid;
 	sched_process_exec_ctx__read_filename(ctx, e->filename, sizeof(e->filename));
-	bpf_ringbuf_submit(e, 0);
+	tpgen_ringbuf_submit(e, &events);
 	return 0;
 }
 

@@ -262,11 +262,16 @@ static int read_counts(int fd, size_t key_size, bool reset, char **keys, struct 
 
 static void print_time(void)
 {
-	char ts[16];
+	static char ts[16];
+	static time_t last;
 	time_t t;
 
+	/* localtime() looks at /etc/localtime each call: once a second is enough */
 	time(&t);
-	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+	if (t != last) {
+		strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+		last = t;
+	}
 	if (env.json)
 		printf("\"time\":\"%s\"", ts);
 	else
@@ -473,7 +478,13 @@ int main(int argc, char **argv)
 	start = now();
 	next_print = start + env.interval;
 	while (!exiting) {
-		err = ring_buffer__poll(rb, 100 /* ms */);
+		/*
+		 * The BPF side wakes us once per batch (tpgen_ringbuf_submit()):
+		 * between batches, read what is there every TPGEN_POLL_MS.
+		 */
+		err = ring_buffer__poll(rb, 10 /* ms: TPGEN_POLL_MS */);
+		if (err >= 0)
+			err = ring_buffer__consume(rb);
 		if (err == -EINTR) {
 			err = 0;
 			break;
@@ -493,6 +504,8 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (!output_closed) {
+		/* what is still in the ring buffer was not dropped: print it */
+		ring_buffer__consume(rb);
 		print_summary(skel, false);
 		flush_output();
 	}

@@ -33,7 +33,9 @@ run headers --bogus
 run headers --tracefs /nonexistent
 for d in tests/bad/*/; do
 	[ -f "$d/cmd" ] || continue
-	( cd "$d" && TPGEN=$san bash ./cmd >/dev/null 2>"$T/bad.err"; r=$?
+	c=$T/bad/$(basename "$d")
+	mkdir -p "$c/out" && cp -r "$d/." "$c/"
+	( cd "$c" && FIXTURES=$TPGEN_ROOT/tests/fixtures/events TMPDIR=$T TPGEN=$san bash ./cmd >/dev/null 2>"$T/bad.err"; r=$?
 	  [ $r -ne 99 ] && [ $r -ne 98 ] && ! grep -q -E 'AddressSanitizer|runtime error|LeakSanitizer' "$T/bad.err" ) ||
 		{ cat "$T/bad.err" >&2; fail "sanitizer report on bad input $d"; }
 done

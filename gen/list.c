@@ -253,8 +253,6 @@ int cmd_list(int argc, char **argv)
 	}
 	if (json)
 		sb_puts(&sb, "],\"raw_only\":[");
-	else if (r.nr)
-		sb_puts(&sb, "\nraw tracepoints with no trace event:\n");
 	first = true;
 	for (i = 0; i < r.nr; i++) {
 		if (used[i] || !raw_selected(pats, npats, r.tp[i].name))
@@ -264,6 +262,8 @@ int cmd_list(int argc, char **argv)
 				sb_putc(&sb, ',');
 			raw_json(&sb, &r.tp[i]);
 		} else {
+			if (first)
+				sb_puts(&sb, "\nraw tracepoints with no trace event:\n");
 			raw_text(&sb, &r.tp[i]);
 		}
 		first = false;

@@ -96,6 +96,168 @@ static int precheck(const char *path)
 	return -EINVAL;
 }
 
+/* Out-edges of type 'id' that btf_dump follows when it prints a declaration. */
+static int edges(const struct btf *btf, const struct btf_type *t, __u32 *out, int max)
+{
+	int i, n = 0;
+
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPE_TAG:
+		out[n++] = t->type;
+		break;
+	case BTF_KIND_ARRAY:
+		out[n++] = btf_array(t)->type;
+		break;
+	case BTF_KIND_FUNC_PROTO:
+		out[n++] = t->type;
+		for (i = 0; i < btf_vlen(t) && n < max; i++)
+			out[n++] = btf_params(t)[i].type;
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+		if (t->name_off)	/* named ones are printed by name */
+			break;
+		for (i = 0; i < btf_vlen(t) && n < max; i++)
+			out[n++] = btf_members(t)[i].type;
+		break;
+	default:
+		break;
+	}
+	(void)btf;
+	return n;
+}
+
+/*
+ * libbpf 1.1 parses BTF without checking what its types refer to, and its
+ * btf_dump then reads past the end or loops. Check once, before anyone walks
+ * it: every type id and name offset in range, FUNC on a FUNC_PROTO, and no
+ * cycle a declaration could follow (a pointer to itself, say).
+ */
+static int validate(const struct btf *btf, const char *path)
+{
+	__u32 n = btf__type_cnt(btf), i, j, str_len, *stack = NULL, e[64];
+	const struct btf_header *hdr;
+	unsigned char *state = NULL;	/* 0 new, 1 on the stack, 2 done */
+	const struct btf_type *t;
+	const void *raw;
+	int err = -EINVAL, k, nr;
+	__u32 sz;
+
+	raw = btf__raw_data(btf, &sz);
+	if (!raw || sz < sizeof(*hdr))
+		goto bad_header;
+	hdr = raw;
+	str_len = hdr->str_len;
+	for (i = 1; i < n; i++) {
+		t = btf__type_by_id(btf, i);
+		if (t->name_off >= str_len)
+			goto bad_name;
+		switch (btf_kind(t)) {
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			for (j = 0; j < btf_vlen(t); j++)
+				if (btf_members(t)[j].type >= n || btf_members(t)[j].name_off >= str_len)
+					goto bad_ref;
+			break;
+		case BTF_KIND_ENUM:
+			for (j = 0; j < btf_vlen(t); j++)
+				if (btf_enum(t)[j].name_off >= str_len)
+					goto bad_name;
+			break;
+		case BTF_KIND_ENUM64:
+			for (j = 0; j < btf_vlen(t); j++)
+				if (btf_enum64(t)[j].name_off >= str_len)
+					goto bad_name;
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			for (j = 0; j < btf_vlen(t); j++)
+				if (btf_params(t)[j].type >= n || btf_params(t)[j].name_off >= str_len)
+					goto bad_ref;
+			if (t->type >= n)
+				goto bad_ref;
+			break;
+		case BTF_KIND_ARRAY:
+			if (btf_array(t)->type >= n || btf_array(t)->index_type >= n)
+				goto bad_ref;
+			break;
+		case BTF_KIND_DATASEC:
+			for (j = 0; j < btf_vlen(t); j++)
+				if (btf_var_secinfos(t)[j].type >= n)
+					goto bad_ref;
+			break;
+		case BTF_KIND_FUNC:
+			if (t->type >= n || !btf_is_func_proto(btf__type_by_id(btf, t->type)))
+				goto bad_ref;
+			break;
+		case BTF_KIND_PTR:
+		case BTF_KIND_TYPEDEF:
+		case BTF_KIND_CONST:
+		case BTF_KIND_VOLATILE:
+		case BTF_KIND_RESTRICT:
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			if (t->type >= n)
+				goto bad_ref;
+			break;
+		default:
+			break;
+		}
+	}
+	/* cycles: depth-first, each type entered once; the stack holds (id, next edge) */
+	state = xcalloc(n, 1);
+	stack = xmalloc(2 * n * sizeof(*stack));
+	for (i = 1; i < n; i++) {
+		int sp = 0;
+
+		if (state[i])
+			continue;
+		state[i] = 1;
+		stack[sp++] = i;
+		stack[sp++] = 0;
+		while (sp) {
+			__u32 id = stack[sp - 2], next = stack[sp - 1];
+
+			nr = edges(btf, btf__type_by_id(btf, id), e, ARRAY_SIZE(e));
+			for (k = next; k < nr && (!e[k] || state[e[k]] == 2); k++)
+				;
+			if (k == nr) {
+				state[id] = 2;
+				sp -= 2;
+				continue;
+			}
+			stack[sp - 1] = k + 1;
+			if (state[e[k]] == 1) {
+				diag_error(path, 0, 0, "malformed BTF: type [%u] refers back to itself "
+					   "through [%u] (-EINVAL)", e[k], id);
+				goto out;
+			}
+			state[e[k]] = 1;
+			stack[sp++] = e[k];
+			stack[sp++] = 0;
+		}
+	}
+	err = 0;
+	goto out;
+bad_header:
+	diag_error(path, 0, 0, "malformed BTF: no header (-EINVAL)");
+	goto out;
+bad_name:
+	diag_error(path, 0, 0, "malformed BTF: type [%u] has a name past the strings (-EINVAL)", i);
+	goto out;
+bad_ref:
+	diag_error(path, 0, 0, "malformed BTF: type [%u] refers to a type that does not exist (-EINVAL)", i);
+out:
+	free(state);
+	free(stack);
+	return err;
+}
+
 int kbtf_load(const char *path, struct btf **btf)
 {
 	const char *shown = path ? path : VMLINUX_BTF;
@@ -156,6 +318,11 @@ int kbtf_load(const char *path, struct btf **btf)
 		diag_error(shown, 0, 0, "not a BTF file: no types (-EINVAL)");
 		btf__free(b);
 		return -EINVAL;
+	}
+	err = validate(b, shown);
+	if (err) {
+		btf__free(b);
+		return err;
 	}
 	*btf = b;
 	return 0;

@@ -49,3 +49,19 @@ done
 printf '#include "doc.h"\nint TP_BTF_sched_switch(f) { return default_ == arg2 && preempt_3; }\n' > use.c
 clang -target bpfel -O2 -Wall -Wextra -Werror -c use.c -o use.o || fail "renamed parameters in TP_BTF_"
 echo "doctored header compiles, renamed members usable"
+
+# BTF that libbpf parses but whose types lead nowhere, or in circles: one error, no crash
+./btf_doctor /sys/kernel/btf/vmlinux loop.btf retype btf_trace_sched_switch self || fail "doctoring a loop"
+./btf_doctor /sys/kernel/btf/vmlinux dangling.btf retype btf_trace_sched_switch 2000000000 ||
+	fail "doctoring a dangling reference"
+for b in loop dangling; do
+	"$TPGEN" headers --raw --btf $b.btf -o $b.h 2> $b.err
+	rc=$?
+	cat $b.err
+	[ $rc = 1 ] || fail "$b.btf: exit $rc, want 1"
+	[ -e $b.h ] && fail "$b.btf: wrote a header"
+	[ "$(wc -l < $b.err)" = 1 ] || fail "$b.btf: not one line of error"
+done
+grep -q "^loop.btf: error: malformed BTF: type \[[0-9]*\] refers back to itself" loop.err || fail "loop: wrong error"
+grep -q "^dangling.btf: error: malformed BTF: type \[[0-9]*\] refers to a type that does not exist" dangling.err ||
+	fail "dangling: wrong error"

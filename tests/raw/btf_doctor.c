@@ -5,7 +5,7 @@
  *   btf_doctor IN OUT OP...
  *     rename KIND NAME NEW   rename a type (KIND: func, typedef)
  *     param FUNC N NAME      name parameter N (0 = __data) of FUNC's prototype ("" = none)
- *     retype TYPEDEF ID      point a typedef at type ID
+ *     retype TYPEDEF ID      point a typedef at type ID ("self": at itself)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 			if (id < 0)
 				return 1;
 			t = (struct btf_type *)btf__type_by_id(btf, id);
-			t->type = atoi(argv[i + 2]);
+			t->type = strcmp(argv[i + 2], "self") ? (__u32)atoi(argv[i + 2]) : (__u32)id;
 			i += 3;
 		} else {
 			fprintf(stderr, "btf_doctor: bad operation at '%s'\n", argv[i]);

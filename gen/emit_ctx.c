@@ -266,6 +266,28 @@ static void emit_accessors(struct strbuf *out, const struct tp_event *ev, const 
 	sb_puts(out, "#endif\n");
 }
 
+/*
+ * Fixed arrays: the verifier refuses loads through a ctx pointer plus an
+ * offset, which is what a copy of ctx->comm compiles to; a helper copies it.
+ */
+static void emit_array_reader(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+{
+	const char *s = ev->struct_name, *n = f->cname;
+
+	sb_printf(out, "\n#ifdef __bpf__\n/* Copy %s (%s%s) into dst, at most size bytes", f->name, f->type, f->suffix);
+	if (f->is_string)
+		sb_printf(out, ", NUL-terminated:\n * returns the bytes copied with the NUL, or -errno. */\n"
+			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, char *dst, __u32 size)\n{\n"
+			  "\treturn __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->%s) ? size : sizeof(ctx->%s),\n"
+			  "\t\t\t\t\t     ctx->%s);\n}\n", s, n, s, n, n, n);
+	else
+		sb_printf(out, ": 0 or -errno. */\n"
+			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, void *dst, __u32 size)\n{\n"
+			  "\treturn __tpgen_probe_read_kernel(dst, size < sizeof(ctx->%s) ? size : sizeof(ctx->%s),\n"
+			  "\t\t\t\t\t ctx->%s);\n}\n", s, n, s, n, n, n);
+	sb_puts(out, "#endif\n");
+}
+
 static int fwd_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -312,6 +334,7 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		for (j = 0; (!selected || selected[i]) && j < evs->ev[i].nr_fields; j++)
 			if (evs->ev[i].fields[j].kind == FIELD_DATA_LOC ||
 			    evs->ev[i].fields[j].kind == FIELD_REL_LOC ||
+			    evs->ev[i].fields[j].kind == FIELD_ARRAY ||
 			    evs->ev[i].fields[j].core_static)
 				any_loc = true;
 	for (i = 0; i < evs->nr; i++)
@@ -368,6 +391,8 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 				emit_static_accessor(out, ev, &ev->fields[j]);
 			else if (ev->fields[j].kind == FIELD_DATA_LOC || ev->fields[j].kind == FIELD_REL_LOC)
 				emit_accessors(out, ev, &ev->fields[j]);
+			else if (ev->fields[j].kind == FIELD_ARRAY)
+				emit_array_reader(out, ev, &ev->fields[j]);
 		}
 		sb_putc(out, '\n');
 	}

@@ -76,6 +76,15 @@ _Static_assert(__builtin_offsetof(struct kernel_stack_ctx, common_pid) == 4 && s
 _Static_assert(__builtin_offsetof(struct kernel_stack_ctx, size) == 8 && sizeof(((struct kernel_stack_ctx *)0)->size) == 4, "ftrace/kernel_stack: size");
 _Static_assert(__builtin_offsetof(struct kernel_stack_ctx, caller) == 16 && sizeof(((struct kernel_stack_ctx *)0)->caller) == 64, "ftrace/kernel_stack: caller");
 
+#ifdef __bpf__
+/* Copy caller (unsigned long[8]) into dst, at most size bytes: 0 or -errno. */
+__tpgen_inline long kernel_stack_ctx__read_caller(const struct kernel_stack_ctx *ctx, void *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel(dst, size < sizeof(ctx->caller) ? size : sizeof(ctx->caller),
+					 ctx->caller);
+}
+#endif
+
 /* ftrace/print */
 struct print_ctx {
 	__u16 common_type;			/* unsigned short, 0 */
@@ -322,6 +331,15 @@ _Static_assert(__builtin_offsetof(struct typedefs_ctx, saddr) == 56 && sizeof(((
 _Static_assert(__builtin_offsetof(struct typedefs_ctx, mac) == 72 && sizeof(((struct typedefs_ctx *)0)->mac) == 6, "odd/typedefs: mac");
 _Static_assert(__builtin_offsetof(struct typedefs_ctx, odd3) == 78 && sizeof(((struct typedefs_ctx *)0)->odd3) == 1, "odd/typedefs: odd3");
 
+#ifdef __bpf__
+/* Copy mac (unsigned char[6]) into dst, at most size bytes: 0 or -errno. */
+__tpgen_inline long typedefs_ctx__read_mac(const struct typedefs_ctx *ctx, void *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel(dst, size < sizeof(ctx->mac) ? size : sizeof(ctx->mac),
+					 ctx->mac);
+}
+#endif
+
 /* odd/with-dash (id 9006) */
 struct with_dash_ctx {
 	__u16 common_type;			/* unsigned short, 0 */
@@ -439,6 +457,26 @@ _Static_assert(__builtin_offsetof(struct sched__sched_switch_ctx, prev_state) ==
 _Static_assert(__builtin_offsetof(struct sched__sched_switch_ctx, next_comm) == 40 && sizeof(((struct sched__sched_switch_ctx *)0)->next_comm) == 16, "sched/sched_switch: next_comm");
 _Static_assert(__builtin_offsetof(struct sched__sched_switch_ctx, next_pid) == 56 && sizeof(((struct sched__sched_switch_ctx *)0)->next_pid) == 4, "sched/sched_switch: next_pid");
 _Static_assert(__builtin_offsetof(struct sched__sched_switch_ctx, next_prio) == 60 && sizeof(((struct sched__sched_switch_ctx *)0)->next_prio) == 4, "sched/sched_switch: next_prio");
+
+#ifdef __bpf__
+/* Copy prev_comm (char[16]) into dst, at most size bytes, NUL-terminated:
+ * returns the bytes copied with the NUL, or -errno. */
+__tpgen_inline long sched__sched_switch_ctx__read_prev_comm(const struct sched__sched_switch_ctx *ctx, char *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->prev_comm) ? size : sizeof(ctx->prev_comm),
+					     ctx->prev_comm);
+}
+#endif
+
+#ifdef __bpf__
+/* Copy next_comm (char[16]) into dst, at most size bytes, NUL-terminated:
+ * returns the bytes copied with the NUL, or -errno. */
+__tpgen_inline long sched__sched_switch_ctx__read_next_comm(const struct sched__sched_switch_ctx *ctx, char *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->next_comm) ? size : sizeof(ctx->next_comm),
+					     ctx->next_comm);
+}
+#endif
 
 /* x86_fpu/x86_fpu_before_save (id 95) */
 struct x86_fpu_before_save_ctx {

@@ -100,6 +100,26 @@ _Static_assert(__builtin_offsetof(struct sched_switch_ctx, next_comm) == 40 && s
 _Static_assert(__builtin_offsetof(struct sched_switch_ctx, next_pid) == 56 && sizeof(((struct sched_switch_ctx *)0)->next_pid) == 4, "sched/sched_switch: next_pid");
 _Static_assert(__builtin_offsetof(struct sched_switch_ctx, next_prio) == 60 && sizeof(((struct sched_switch_ctx *)0)->next_prio) == 4, "sched/sched_switch: next_prio");
 
+#ifdef __bpf__
+/* Copy prev_comm (char[16]) into dst, at most size bytes, NUL-terminated:
+ * returns the bytes copied with the NUL, or -errno. */
+__tpgen_inline long sched_switch_ctx__read_prev_comm(const struct sched_switch_ctx *ctx, char *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->prev_comm) ? size : sizeof(ctx->prev_comm),
+					     ctx->prev_comm);
+}
+#endif
+
+#ifdef __bpf__
+/* Copy next_comm (char[16]) into dst, at most size bytes, NUL-terminated:
+ * returns the bytes copied with the NUL, or -errno. */
+__tpgen_inline long sched_switch_ctx__read_next_comm(const struct sched_switch_ctx *ctx, char *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->next_comm) ? size : sizeof(ctx->next_comm),
+					     ctx->next_comm);
+}
+#endif
+
 /* sched/sched_wakeup (id 374) */
 struct sched_wakeup_ctx {
 	__u16 common_type;			/* unsigned short, 0 */
@@ -120,5 +140,15 @@ _Static_assert(__builtin_offsetof(struct sched_wakeup_ctx, comm) == 8 && sizeof(
 _Static_assert(__builtin_offsetof(struct sched_wakeup_ctx, pid) == 24 && sizeof(((struct sched_wakeup_ctx *)0)->pid) == 4, "sched/sched_wakeup: pid");
 _Static_assert(__builtin_offsetof(struct sched_wakeup_ctx, prio) == 28 && sizeof(((struct sched_wakeup_ctx *)0)->prio) == 4, "sched/sched_wakeup: prio");
 _Static_assert(__builtin_offsetof(struct sched_wakeup_ctx, target_cpu) == 32 && sizeof(((struct sched_wakeup_ctx *)0)->target_cpu) == 4, "sched/sched_wakeup: target_cpu");
+
+#ifdef __bpf__
+/* Copy comm (char[16]) into dst, at most size bytes, NUL-terminated:
+ * returns the bytes copied with the NUL, or -errno. */
+__tpgen_inline long sched_wakeup_ctx__read_comm(const struct sched_wakeup_ctx *ctx, char *dst, __u32 size)
+{
+	return __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->comm) ? size : sizeof(ctx->comm),
+					     ctx->comm);
+}
+#endif
 
 #endif /* __SCHEDSNOOP_CTX_H */

@@ -34,8 +34,9 @@ endif
 all: tpgen
 
 # Debian packages the project needs; installed when missing (root, apt).
-DEPS_BUILD	:= make gcc clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev pkg-config
-DEPS_TEST	:= libtraceevent-dev libcmocka-dev bpftrace
+DEPS_BUILD	:= make gcc clang libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev pkg-config
+DEPS_TEST	:= libtraceevent-dev libcmocka-dev bpftrace python3 cmake
+DEPS_BENCH	:= linux-perf
 
 deps:
 	$(Q)tests/deps.sh $(DEPS_BUILD)
@@ -76,6 +77,7 @@ check: deps-test
 test: check
 
 bench: deps-test
+	$(Q)tests/deps.sh $(DEPS_BENCH) || echo "  (perf not installable: B2 runs without the perf filter)"
 	$(Q)$(MAKE) --no-print-directory tpgen
 	$(Q)bench/run.sh
 

@@ -735,30 +735,6 @@ static bool needs_raw(const struct spec *s)
 	return false;
 }
 
-static int mkdirs(const char *path)
-{
-	char *p = xstrdup(path), *s;
-	int err = 0;
-
-	for (s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				err = -errno;
-				diag_error(p, 0, 0, "cannot create directory: %s", strerror(errno));
-				break;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return err;
-}
-
 struct gen_ctx {
 	struct inputs in;
 	const char *outdir;
@@ -887,7 +863,7 @@ static int generate(struct gen_ctx *g, const char *path)
 		if (!g->in.evs_loaded || strcmp(g->in.read[i], g->in.evs.root))
 			outputs_dep(&g->out, g->in.read[i]);
 	if (!g->out.check)
-		err = mkdirs(dir);
+		err = mkdir_p(dir);
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);

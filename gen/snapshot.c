@@ -16,30 +16,6 @@
 
 #include "cmd.h"
 
-static int mkdir_p(const char *path)
-{
-	char *p = xstrdup(path), *s;
-	int err = 0;
-
-	for (s = p + 1; ; s++) {
-		if (*s == '/' || !*s) {
-			char c = *s;
-
-			*s = '\0';
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				err = -errno;
-				diag_error(p, 0, 0, "cannot create directory: %s", strerror(errno));
-				break;
-			}
-			*s = c;
-			if (!c)
-				break;
-		}
-	}
-	free(p);
-	return err;
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	size_t len;

@@ -301,6 +301,30 @@ int read_file(const char *path, char **out, size_t *len)
 	return read_file_at(AT_FDCWD, path, out, len);
 }
 
+int mkdir_p(const char *path)
+{
+	char *p = xstrdup(path), *s;
+	int err = 0;
+
+	for (s = *p ? p + 1 : p; ; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+
+			*s = '\0';
+			if (*p && mkdir(p, 0755) && errno != EEXIST) {
+				err = -errno;
+				diag_error(p, 0, 0, "cannot create directory: %s", strerror(errno));
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	free(p);
+	return err;
+}
+
 static bool same_content(const char *path, const char *data, size_t len)
 {
 	struct stat st;

@@ -61,6 +61,8 @@ extern bool diag_silent;		/* count errors, print nothing (fuzzers) */
 /* Read a whole file (works on tracefs/sysfs files that report size 0). */
 int read_file(const char *path, char **out, size_t *len);
 int read_file_at(int dirfd, const char *path, char **out, size_t *len);
+/* mkdir -p; reports a failure (file:error) itself. */
+int mkdir_p(const char *path);
 /* Write 'len' bytes to 'path' atomically (temp file + rename). Unchanged files are left alone. */
 int write_file_atomic(const char *path, const char *data, size_t len, bool *changed);
 

@@ -26,7 +26,7 @@ start_bg() {
 }
 stop_bg() { [ -n "$BG" ] && { kill -INT $BG 2>/dev/null; wait $BG 2>/dev/null; }; BG=; }
 
-declare -A B2
+declare -A B2 B2OV B2NS
 b2_report() {	# name seconds
 	local name=$1 t=$2 ov ns
 	B2[$name]=$t
@@ -37,36 +37,22 @@ b2_report() {	# name seconds
 	printf '  %-36s %8.3fs %8s%% %9s ns/event\n' "$name" "$t" "$ov" "$ns"
 	json_row bench=B2 name="$name" seconds="$t" overhead_pct="$ov" ns_per_event="$ns"
 }
-declare -A B2OV B2NS
 
-echo "B2 per-event overhead: dd bs=1 count=$N (median of $RUNS), filter count == 1234"
-b0=$(dd_time)
-BARE=$b0
-printf '  %-36s %8.3fs\n' "bare (nothing attached)" "$BARE"
+# Each configuration: a start and a stop. Rounds interleave them (bare, ftrace,
+# ..., hand-written tp_btf; then again), so drift of the machine over the run
+# spreads over all of them instead of favouring whichever ran first.
+CONFIGS=()
+declare -A START READY
+add_config() { CONFIGS+=("$1"); START[$1]=$2; READY[$1]=$3; }
 
-# ftrace filter
-echo 'count == 1234' > $EV/filter && echo 1 > $EV/enable && {
-	b2_report "ftrace filter" "$(dd_time)"
-	echo 0 > $EV/enable; echo 0 > $EV/filter
-}
-
-# perf record --filter
+add_config "bare" "" ""
+add_config "ftrace filter" "ftrace" ""
 if command -v perf >/dev/null && perf list tracepoint 2>/dev/null | grep -q sys_enter_write; then
-	if start_bg '.' sh -c "echo started; exec perf record -q -e syscalls:sys_enter_write --filter 'count == 1234' -a -o '$OUT/perf.data' -- sleep 100000"; then
-		sleep 1
-		b2_report "perf record --filter" "$(dd_time)"
-		stop_bg
-	fi
+	add_config "perf record --filter" "sh -c \"echo started; exec perf record -q -e syscalls:sys_enter_write --filter 'count == 1234' -a -o '$OUT/perf.data' -- sleep 100000\"" "."
 fi
-
-# bpftrace
 if command -v bpftrace >/dev/null; then
-	if start_bg 'Attaching' bpftrace -e 'tracepoint:syscalls:sys_enter_write /args->count == 1234/ { @h = hist(args->count); }'; then
-		b2_report "bpftrace" "$(dd_time)"
-		stop_bg
-	fi
+	add_config "bpftrace" "bpftrace -e 'tracepoint:syscalls:sys_enter_write /args->count == 1234/ { @h = hist(args->count); }'" "Attaching"
 fi
-
 # tpgen-generated programs, one per attach type: bench/write_tp.yaml (sys_enter_write),
 # bench/write_raw.yaml (sys_enter, as raw_tp and tp_btf) -- what the hand-written ones do
 for a in tracepoint raw_tp tp_btf; do
@@ -75,31 +61,54 @@ for a in tracepoint raw_tp tp_btf; do
 	[ $a = tracepoint ] || spec=bench/write_raw.yaml
 	mkdir -p "$d"
 	sed "s/^\(\s*attach:\).*/\1 $a/" $spec > "$d/benchwrite.yaml"
-	if ! "$TPGEN" "$d/benchwrite.yaml" -o "$d" >"$d/gen.log" 2>&1 ||
-	   ! make -s -C "$d/benchwrite" >>"$d/gen.log" 2>&1; then
+	if "$TPGEN" "$d/benchwrite.yaml" -o "$d" >"$d/gen.log" 2>&1 &&
+	   make -s -C "$d/benchwrite" >>"$d/gen.log" 2>&1; then
+		add_config "tpgen-generated $a" "'$d/benchwrite/benchwrite'" "Tracing"
+	else
 		echo "  tpgen-generated $a: generation or build failed: $(head -n 1 "$d/gen.log")"
-		continue
-	fi
-	if start_bg 'Tracing' "$d/benchwrite/benchwrite"; then
-		b2_report "tpgen-generated $a" "$(dd_time)"
-		stop_bg
 	fi
 done
-
 # hand-written reference (bpf/bench_ref.bpf.c)
 build_ref
 for a in tp raw_tp tp_btf; do
-	if start_bg '^attached' "$OUT/ref/bench_ref" $a; then
-		b2_report "hand-written $a" "$(dd_time)"
-		stop_bg
-	fi
+	add_config "hand-written $a" "'$OUT/ref/bench_ref' $a" "^attached"
 done
 
-b1=$(dd_time)
-BARE=$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.6f", (a + b) / 2 }')
-printf '  %-36s %8.3fs (bare again; drift %s%%)\n' "bare (after)" "$b1" \
-	"$(awk -v a="$b0" -v b="$b1" 'BEGIN { printf "%.1f", (b - a) / a * 100 }')"
+one_dd() {
+	local s e
+	s=$(now)
+	dd if=/dev/zero of=/dev/null bs=1 count="$N" 2>/dev/null
+	e=$(now)
+	elapsed "$s" "$e"
+}
+
+echo "B2 per-event overhead: dd bs=1 count=$N (median of $RUNS interleaved rounds), filter count == 1234"
+declare -A TIMES
+dd if=/dev/zero of=/dev/null bs=1 count="$N" 2>/dev/null	# warm-up
+for ((r = 0; r < RUNS; r++)); do
+	for c in "${CONFIGS[@]}"; do
+		case "${START[$c]}" in
+		"")	TIMES[$c]+="$(one_dd) " ;;
+		ftrace)	echo 'count == 1234' > $EV/filter && echo 1 > $EV/enable
+			TIMES[$c]+="$(one_dd) "
+			echo 0 > $EV/enable; echo 0 > $EV/filter ;;
+		*)	if eval "start_bg '${READY[$c]}' ${START[$c]}"; then
+				[ "$c" = "perf record --filter" ] && sleep 1
+				TIMES[$c]+="$(one_dd) "
+				stop_bg
+			fi ;;
+		esac
+	done
+done
+median_of() { tr ' ' '\n' | grep -v '^$' | sort -n | stats | cut -d' ' -f1; }
+BARE=$(echo "${TIMES[bare]}" | median_of)
+printf '  %-36s %8.3fs\n' "bare (nothing attached)" "$BARE"
 json_row bench=B2 name="bare" seconds="$BARE"
+for c in "${CONFIGS[@]}"; do
+	[ "$c" = bare ] && continue
+	[ -n "${TIMES[$c]:-}" ] || { echo "  $c: did not run"; continue; }
+	b2_report "$c" "$(echo "${TIMES[$c]}" | median_of)"
+done
 
 echo "  targets:"
 for a in tracepoint:tp raw_tp:raw_tp tp_btf:tp_btf; do

@@ -632,6 +632,8 @@ int spec_parse(struct spec **out, const char *path, const char *text, size_t len
 	return 0;
 }
 
+#define SPEC_MAX_SIZE	(1024 * 1024)
+
 int spec_load(struct spec **out, const char *path)
 {
 	size_t len;
@@ -643,6 +645,14 @@ int spec_load(struct spec **out, const char *path)
 		diag_error(path, 0, 0, "cannot read spec: %s", strerror(-err));
 		*out = NULL;
 		return err;
+	}
+	if (len > SPEC_MAX_SIZE) {
+		/* a spec is a page of YAML; megabytes are a mistake (or an attack) */
+		diag_error(path, 0, 0, "spec is %zu bytes, more than the %d KiB a spec may have",
+			   len, SPEC_MAX_SIZE / 1024);
+		free(text);
+		*out = NULL;
+		return -EFBIG;
 	}
 	err = spec_parse(out, path, text, len);
 	free(text);

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * Load ctx_live.bpf.o, then cause what it should see and check it: a fork
- * (its child's pid), an exec of a known path from that child (pid and the
- * __data_loc filename), a getppid() (its syscall number), and a thread
- * named "tpgen-named" sleeping (its tid and comm as prev of sched_switch).
+ * ctx_live EXEC_PATH: load ctx_live.bpf.o, cause what it should see, print
+ * what it caused ("caused: ...") and what the program reported (one line per
+ * record of interest) for t_ctx_live.sh to check:
+ *  - fork(): the child execs EXEC_PATH and exits;
+ *  - getppid() three times from the main thread;
+ *  - a thread named "tpgen-named" sleeps three times (it switches out).
+ * Every event has already been written when its cause returns (tracepoints
+ * run synchronously), so one ring_buffer__consume() at the end reads them all.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,57 +15,39 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
 #include <bpf/libbpf.h>
 #include "ctx_live.h"
 #include "ctx_live.skel.h"
 
-#define EXEC_PATH "/bin/true"
-
-static pid_t child, named_tid;
-static int seen_fork, seen_exec, seen_getppid, seen_switch, failures;
-
-static void check(int ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-	failures += !ok;
-}
+static const char *exec_path;
+static pid_t child;
 
 static int on_rec(void *ctx, void *data, size_t size)
 {
 	const struct rec *r = data;
-	char buf[160];
 
+	(void)ctx;
+	if (size < sizeof(*r))
+		return 0;
 	switch (r->type) {
 	case REC_FORK:
-		if (r->b != child)
-			break;
-		seen_fork = 1;
-		snprintf(buf, sizeof(buf), "sched_process_fork: child_pid %lld is the child forked", (long long)r->b);
-		check(1, buf);
+		printf("fork: tgid=%u tid=%u child_pid=%d parent_pid=%d parent_comm=%s child_comm=%s\n",
+		       r->tgid, r->tid, r->pid, r->pid2, r->str, r->str2);
 		break;
 	case REC_EXEC:
-		if (r->a != child)
-			break;
-		seen_exec = 1;
-		snprintf(buf, sizeof(buf), "sched_process_exec: pid %lld, filename '%s' (len %lld)",
-			 (long long)r->a, r->str, (long long)r->c);
-		check(!strcmp(r->str, EXEC_PATH) && r->c == sizeof(EXEC_PATH) && r->b == child, buf);
+		if (r->pid == child || r->pid2 == child || !strcmp(r->str, exec_path))
+			printf("exec: tgid=%u pid=%d old_pid=%d filename_len=%d filename=%s\n",
+			       r->tgid, r->pid, r->pid2, r->len, r->str);
 		break;
 	case REC_GETPPID:
-		seen_getppid = 1;
-		snprintf(buf, sizeof(buf), "sys_enter_getppid: __syscall_nr %lld (SYS_getppid %d)",
-			 (long long)r->a, SYS_getppid);
-		check(r->a == SYS_getppid && r->tgid == (__u32)getpid(), buf);
+		printf("getppid: tgid=%u tid=%u syscall_nr=%d\n", r->tgid, r->tid, r->pid);
 		break;
 	case REC_SWITCH:
-		if ((pid_t)r->a != named_tid || seen_switch)
-			break;
-		seen_switch = 1;
-		snprintf(buf, sizeof(buf), "sched_switch: prev_comm '%s', prev_pid %lld, prev_state %lld",
-			 r->str, (long long)r->a, (long long)r->b);
-		check(!strcmp(r->str, "tpgen-named"), buf);
+		printf("switch: tgid=%u tid=%u prev_pid=%d prev_state=%d direct_match=%d prev_comm=%s\n",
+		       r->tgid, r->tid, r->pid, r->pid2, r->len, r->str);
 		break;
 	}
 	return 0;
@@ -69,51 +55,82 @@ static int on_rec(void *ctx, void *data, size_t size)
 
 static void *named(void *arg)
 {
+	const struct timespec ts = { .tv_nsec = 1000000 };
 	int i;
 
 	prctl(PR_SET_NAME, "tpgen-named");
-	named_tid = syscall(SYS_gettid);
-	for (i = 0; i < 5; i++)
-		usleep(2000);
-	return arg;
+	*(pid_t *)arg = syscall(SYS_gettid);
+	for (i = 0; i < 3; i++)
+		nanosleep(&ts, NULL);
+	return NULL;
 }
 
-int main(void)
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	struct ctx_live_bpf *skel;
-	struct ring_buffer *rb;
-	pthread_t th;
-	int i, st;
+	return level == LIBBPF_DEBUG ? 0 : vfprintf(stderr, fmt, args);
+}
 
-	skel = ctx_live_bpf__open();
-	if (!skel)
-		return 2;
-	skel->rodata->targ_tgid = getpid();
-	if (ctx_live_bpf__load(skel) || ctx_live_bpf__attach(skel)) {
-		fprintf(stderr, "load/attach failed\n");
+int main(int argc, char **argv)
+{
+	struct ring_buffer *rb = NULL;
+	struct ctx_live_bpf *skel;
+	pid_t named_tid = 0;
+	char comm[16] = "";
+	int i, st, err = 1;
+	pthread_t th;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s EXEC_PATH\n", argv[0]);
 		return 2;
 	}
+	exec_path = argv[1];
+	libbpf_set_print(libbpf_print);
+	skel = ctx_live_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "Failed to open the BPF object\n");
+		return 1;
+	}
+	skel->rodata->targ_tgid = getpid();
+	if (ctx_live_bpf__load(skel)) {
+		fprintf(stderr, "Failed to load the BPF object\n");
+		goto cleanup;
+	}
+	if (ctx_live_bpf__attach(skel)) {
+		fprintf(stderr, "Failed to attach\n");
+		goto cleanup;
+	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.rb), on_rec, NULL, NULL);
-	if (!rb)
-		return 2;
+	if (!rb) {
+		fprintf(stderr, "Failed to create the ring buffer\n");
+		goto cleanup;
+	}
 
 	child = fork();
 	if (child == 0) {
-		execl(EXEC_PATH, EXEC_PATH, (char *)NULL);
+		execl(exec_path, exec_path, (char *)NULL);
 		_exit(127);
 	}
-	waitpid(child, &st, 0);
-	syscall(SYS_getppid);
-	pthread_create(&th, NULL, named, NULL);
-	pthread_join(th, NULL);
-	for (i = 0; i < 10; i++)
-		ring_buffer__poll(rb, 50);
-
-	check(seen_fork, "saw the fork");
-	check(seen_exec, "saw the exec");
-	check(seen_getppid, "saw getppid()");
-	check(seen_switch, "saw the named thread switch out");
+	if (child < 0 || waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st)) {
+		fprintf(stderr, "Failed to run %s in a child\n", exec_path);
+		goto cleanup;
+	}
+	for (i = 0; i < 3; i++)
+		syscall(SYS_getppid);
+	if (pthread_create(&th, NULL, named, &named_tid) || pthread_join(th, NULL)) {
+		fprintf(stderr, "Failed to run the named thread\n");
+		goto cleanup;
+	}
+	prctl(PR_GET_NAME, comm);
+	printf("caused: pid=%d tid=%d comm=%s child=%d exec=%s getppid_calls=3 SYS_getppid=%d named_tid=%d\n",
+	       getpid(), (int)syscall(SYS_gettid), comm, child, exec_path, SYS_getppid, named_tid);
+	if (ring_buffer__consume(rb) < 0) {
+		fprintf(stderr, "Failed to read the ring buffer\n");
+		goto cleanup;
+	}
+	err = 0;
+cleanup:
+	fflush(stdout);
 	ring_buffer__free(rb);
 	ctx_live_bpf__destroy(skel);
-	return failures ? 1 : 0;
+	return err;
 }

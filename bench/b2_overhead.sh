@@ -74,6 +74,22 @@ for a in tp raw_tp tp_btf; do
 	add_config "hand-written $a" "'$OUT/ref/bench_ref' $a" "^attached"
 done
 
+# BPF programs' own cost: kernel.bpf_stats_enabled gives run_time_ns and run_cnt
+# per program; the tracer's programs are those loaded since it started.
+prog_ids() { bpftool prog show -j 2>/dev/null | python3 -c 'import json,sys; print(" ".join(str(p["id"]) for p in json.load(sys.stdin)))'; }
+prog_ns_per_run() {	# IDS_BEFORE: ns per run of the programs loaded since
+	bpftool prog show -j 2>/dev/null | python3 -c '
+import json, sys
+before = set(sys.argv[1].split())
+t = n = 0
+for p in json.load(sys.stdin):
+    if str(p["id"]) not in before:
+        t += p.get("run_time_ns", 0); n += p.get("run_cnt", 0)
+print("%.1f" % (t / n) if n else "nan")' "$1"
+}
+STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
+sysctl -q -w kernel.bpf_stats_enabled=1 2>/dev/null
+
 one_dd() {
 	local s e
 	s=$(now)
@@ -83,7 +99,7 @@ one_dd() {
 }
 
 echo "B2 per-event overhead: dd bs=1 count=$N (median of $RUNS interleaved rounds), filter count == 1234"
-declare -A TIMES
+declare -A TIMES PROGNS
 dd if=/dev/zero of=/dev/null bs=1 count="$N" 2>/dev/null	# warm-up
 for ((r = 0; r < RUNS; r++)); do
 	for c in "${CONFIGS[@]}"; do
@@ -92,9 +108,11 @@ for ((r = 0; r < RUNS; r++)); do
 		ftrace)	echo 'count == 1234' > $EV/filter && echo 1 > $EV/enable
 			TIMES[$c]+="$(one_dd) "
 			echo 0 > $EV/enable; echo 0 > $EV/filter ;;
-		*)	if eval "start_bg '${READY[$c]}' ${START[$c]}"; then
+		*)	before=$(prog_ids)
+			if eval "start_bg '${READY[$c]}' ${START[$c]}"; then
 				[ "$c" = "perf record --filter" ] && sleep 1
 				TIMES[$c]+="$(one_dd) "
+				[ "$c" = "perf record --filter" ] || PROGNS[$c]+="$(prog_ns_per_run "$before") "
 				stop_bg
 			fi ;;
 		esac
@@ -104,10 +122,19 @@ median_of() { tr ' ' '\n' | grep -v '^$' | sort -n | stats | cut -d' ' -f1; }
 BARE=$(echo "${TIMES[bare]}" | median_of)
 printf '  %-36s %8.3fs\n' "bare (nothing attached)" "$BARE"
 json_row bench=B2 name="bare" seconds="$BARE"
+sysctl -q -w kernel.bpf_stats_enabled="$STATS_WAS" 2>/dev/null
 for c in "${CONFIGS[@]}"; do
 	[ "$c" = bare ] && continue
 	[ -n "${TIMES[$c]:-}" ] || { echo "  $c: did not run"; continue; }
 	b2_report "$c" "$(echo "${TIMES[$c]}" | median_of)"
+done
+echo "  BPF program run time (kernel.bpf_stats_enabled: run_time_ns / run_cnt, median of rounds):"
+declare -A PNS
+for c in "${CONFIGS[@]}"; do
+	[ -n "${PROGNS[$c]:-}" ] || continue
+	PNS[$c]=$(echo "${PROGNS[$c]}" | tr ' ' '\n' | grep -v -e '^$' -e nan | sort -n | stats | cut -d' ' -f1)
+	printf '    %-34s %8.1f ns/run\n' "$c" "${PNS[$c]}"
+	json_row bench=B2 name="$c program" ns_per_run="${PNS[$c]}"
 done
 
 echo "  targets:"
@@ -115,8 +142,9 @@ for a in tracepoint:tp raw_tp:raw_tp tp_btf:tp_btf; do
 	g="tpgen-generated ${a%%:*}" h="hand-written ${a##*:}"
 	[ -n "${B2[$g]:-}" ] && [ -n "${B2[$h]:-}" ] || continue
 	d=$(awk -v g="${B2[$g]}" -v h="${B2[$h]}" 'BEGIN { printf "%.1f", (g - h) / h * 100 }')
-	echo "    $g vs $h: ${d}% time (target within 2%)"
-	json_row bench=B2 name="generated vs hand-written ${a%%:*}" pct="$d" target=2
+	p=$(awk -v g="${PNS[$g]:-nan}" -v h="${PNS[$h]:-nan}" 'BEGIN { if (h == "nan" || g == "nan") print "nan"; else printf "%.1f", (g - h) / h * 100 }')
+	echo "    $g vs $h: ${d}% dd time, ${p}% BPF run time (target within 2%)"
+	json_row bench=B2 name="generated vs hand-written ${a%%:*}" pct="$d" prog_pct="$p" target=2
 done
 if [ -n "${B2[bpftrace]:-}" ]; then
 	for a in tracepoint raw_tp tp_btf; do

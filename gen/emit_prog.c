@@ -191,10 +191,24 @@ static void emit_int(struct strbuf *sb, const struct pvalue *v)
 		sb_printf(sb, "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:
-		if (v->path)
+		if (v->path && v->btf_direct) {
+			const char *p;
+
+			/* "mm, owner" -> p->mm->owner: a plain load in tp_btf, no helper call */
+			sb_printf(sb, "%s->", v->arg_local);
+			for (p = v->path; *p; p++) {
+				if (p[0] == ',' && p[1] == ' ') {
+					sb_puts(sb, "->");
+					p++;
+				} else {
+					sb_putc(sb, *p);
+				}
+			}
+		} else if (v->path) {
 			sb_printf(sb, "BPF_CORE_READ(%s, %s)", v->arg_local, v->path);
-		else
+		} else {
 			sb_printf(sb, "args->%s", v->arg);
+		}
 		break;
 	case PV_CPU:
 		sb_puts(sb, "bpf_get_smp_processor_id()");
@@ -403,7 +417,9 @@ static void emit_handler(struct strbuf *sb, const struct prog *p, const struct p
 	if (pr->nr_count)
 		sb_printf(sb, "\tstruct %s key;\n", pr->key_struct);
 	emit_filter_decls(sb, pr);
-	sb_puts(sb, "\n\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn 0;\n");
+	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
+		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
+	sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn 0;\n");
 	emit_filter(sb, pr);
 	if (pr->nr_count) {
 		sb_puts(sb, "\n\t__builtin_memset(&key, 0, sizeof(key));\n");

@@ -196,6 +196,8 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
 					btf__name_by_offset(btf, st->name_off));
 		v->arg_local = xstrdup(a->name);
+		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
+		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
 		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
 			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
 				free(v->arg_local);

@@ -46,6 +46,7 @@ struct pvalue {
 	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */
 	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
+	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
 };
 
 /* One BPF program: an events entry or one end of a latency pair. */

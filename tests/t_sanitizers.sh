@@ -31,6 +31,16 @@ run list --tracefs tests/fixtures/events 'odd/*'
 run headers --tracefs tests/fixtures/events nosuch/event
 run headers --bogus
 run headers --tracefs /nonexistent
+# spec generation: every spec in specs/ against the committed format files, same files both ways
+for s in specs/*.yaml tests/spec/*.yaml; do
+	"$TPGEN" --tracefs tests/spec/events -o "$T/plain" "$s" >/dev/null 2>&1; ra=$?
+	"$san" --tracefs tests/spec/events -o "$T/san" "$s" >/dev/null 2>"$T/san.err"; rb=$?
+	grep -q -E 'AddressSanitizer|runtime error|LeakSanitizer' "$T/san.err" &&
+		{ cat "$T/san.err" >&2; fail "sanitizer report: tpgen $s"; }
+	[ "$ra" = "$rb" ] || fail "exit $ra vs $rb under sanitizers: tpgen $s"
+done
+[ -d "$T/plain" ] && { diff -r "$T/plain" "$T/san" >/dev/null || fail "generated pairs differ under sanitizers"; }
+echo "ok: spec generation under sanitizers"
 for d in tests/bad/*/; do
 	[ -f "$d/cmd" ] || continue
 	c=$T/bad/$(basename "$d")
@@ -48,6 +58,13 @@ if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
 	run headers --raw --vmlinux-h
 	"$san" snapshot "$T/snap" 2>"$T/san.err" || { cat "$T/san.err"; fail "snapshot under sanitizers"; }
 	run headers --kernel "$T/snap" 'sched/*'
+	for s in specs/*.yaml bench/*.yaml; do
+		"$san" -o "$T/live-san" "$s" >/dev/null 2>"$T/san.err" ||
+			{ cat "$T/san.err" >&2; fail "tpgen $s failed under sanitizers"; }
+		grep -q -E 'AddressSanitizer|runtime error|LeakSanitizer' "$T/san.err" &&
+			{ cat "$T/san.err" >&2; fail "sanitizer report: tpgen $s"; }
+	done
+	echo "ok: every spec on the live kernel under sanitizers"
 else
 	skip "live part needs root, tracefs and BTF"
 fi

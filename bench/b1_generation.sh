@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # B1 generation: whole-process time to describe every tracepoint of the kernel.
 echo "B1 generation (whole process, median of $RUNS; spread min..max)"
-printf '  %-44s %9s %19s %8s\n' "command" "median" "spread" "ratio"
+printf '  %-44s %9s %19s\n' "command" "median" "spread"
 
 b1_row() {	# key name cmd...
 	local key=$1 name=$2 m lo hi

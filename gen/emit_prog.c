@@ -11,154 +11,10 @@
 
 #include "emit.h"
 #include "prog.h"
-#include "templates.h"
 
 /* Strings of no fixed size: bytes kept in records and in count keys. */
 #define RECORD_STR_MAX	256
 #define KEY_STR_MAX	64
-
-/* ---- templates ----------------------------------------------------------- */
-
-static const char *var_value(const struct tmpl_var *vars, int n, const char *name, size_t len)
-{
-	for (int i = 0; i < n; i++)
-		if (strlen(vars[i].name) == len && !strncmp(vars[i].name, name, len))
-			return vars[i].value;
-	return NULL;
-}
-
-/* "{{NAME}}" at s: the name's length, or 0. */
-static size_t var_at(const char *s, const char **name)
-{
-	const char *e;
-
-	if (strncmp(s, "{{", 2))
-		return 0;
-	e = strstr(s + 2, "}}");
-	if (!e)
-		return 0;
-	*name = s + 2;
-	return e - s - 2;
-}
-
-int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
-		const struct tmpl_var *vars, int nr_vars)
-{
-	bool on[32] = { true };
-	int depth = 0, lineno = 0;
-	const char *line = text, *nl, *name, *val;
-	size_t len, n, ind;
-	char *buf;
-
-	for (; *line; line = nl ? nl + 1 : line + len) {
-		nl = strchr(line, '\n');
-		len = nl ? (size_t)(nl - line) : strlen(line);
-		lineno++;
-		buf = xstrndup(line, len);
-		ind = strspn(buf, " \t");
-		if (!strncmp(buf + ind, "{{#if ", 6)) {
-			bool neg = buf[ind + 6] == '!';
-			const char *vn = buf + ind + 6 + neg;
-			char *end = strstr(vn, "}}");
-
-			if (!end || depth == 31 || !(val = var_value(vars, nr_vars, vn, end - vn))) {
-				diag_error(tmpl_name, lineno, 0, "bad or unknown condition in template: %s", buf);
-				free(buf);
-				return -EINVAL;
-			}
-			depth++;
-			on[depth] = on[depth - 1] && (neg ? !*val : !!*val);
-			free(buf);
-			continue;
-		}
-		if (!strcmp(buf + ind, "{{/if}}")) {
-			if (!depth) {
-				diag_error(tmpl_name, lineno, 0, "{{/if}} without {{#if}}");
-				free(buf);
-				return -EINVAL;
-			}
-			depth--;
-			free(buf);
-			continue;
-		}
-		if (!on[depth]) {
-			free(buf);
-			continue;
-		}
-		/* a line of just {{VAR}}: a block, indented like the line; empty: no line */
-		n = var_at(buf + ind, &name);
-		if (n && !buf[ind + n + 4]) {
-			val = var_value(vars, nr_vars, name, n);
-			if (!val) {
-				diag_error(tmpl_name, lineno, 0, "unknown variable {{%.*s}} in template", (int)n, name);
-				free(buf);
-				return -EINVAL;
-			}
-			while (*val) {
-				const char *e = strchr(val, '\n');
-				size_t l = e ? (size_t)(e - val) : strlen(val);
-
-				if (l)
-					sb_add(out, buf, ind);
-				sb_add(out, val, l);
-				sb_putc(out, '\n');
-				val += l + (e ? 1 : 0);
-			}
-			free(buf);
-			continue;
-		}
-		for (const char *s = buf; *s; ) {
-			n = var_at(s, &name);
-			if (!n) {
-				sb_putc(out, *s++);
-				continue;
-			}
-			val = var_value(vars, nr_vars, name, n);
-			if (!val) {
-				diag_error(tmpl_name, lineno, 0, "unknown variable {{%.*s}} in template", (int)n, name);
-				free(buf);
-				return -EINVAL;
-			}
-			sb_puts(out, val);
-			s += n + 4;
-		}
-		if (nl)
-			sb_putc(out, '\n');
-		free(buf);
-	}
-	if (depth) {
-		diag_error(tmpl_name, lineno, 0, "{{#if}} without {{/if}}");
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int load_template(const char *dir, const char *name, char **text)
-{
-	const struct tpgen_template *t;
-	char *path;
-	int err;
-
-	if (dir) {
-		path = xasprintf("%s/%s", dir, name);
-		err = read_file(path, text, NULL);
-		free(path);
-		if (!err)
-			return 0;
-		if (err != -ENOENT) {
-			diag_error(dir, 0, 0, "cannot read template %s: %s", name, strerror(-err));
-			return err;
-		}
-	}
-	for (t = tpgen_templates; t->name; t++) {
-		if (!strcmp(t->name, name)) {
-			*text = xstrdup(t->text);
-			return 0;
-		}
-	}
-	pr_err("no template '%s' (built without templates/%s?)", name, name);
-	return -ENOENT;
-}
 
 /* ---- C pieces ------------------------------------------------------------ */
 
@@ -283,7 +139,7 @@ static void fop_string(void *ctx, struct strbuf *sb, int ref)
 
 static const struct filter_emit_ops fops = { .value = fop_value, .string = fop_string };
 
-static const char *event_of(const struct pprobe *pr)
+const char *pprobe_event(const struct pprobe *pr)
 {
 	return pr->sp->event.s;
 }
@@ -384,9 +240,9 @@ static void emit_handler(struct strbuf *sb, const struct prog *p, const struct p
 
 	if (lat)
 		sb_printf(sb, "\n/* latency %s: %s, %s */\n", lat->name.s, pr->lat_to ? "end" : "start",
-			  event_of(pr));
+			  pprobe_event(pr));
 	else
-		sb_printf(sb, "\n/* %s */\n", event_of(pr));
+		sb_printf(sb, "\n/* %s */\n", pprobe_event(pr));
 	emit_section(sb, pr);
 	if (lat) {
 		if (pr->lat_to)
@@ -455,12 +311,12 @@ static void emit_maps(struct strbuf *sb, const struct prog *p)
 		if (pr->filter && pr->filter->nr_lits) {
 			char *prefix = xasprintf("%s_filter", pr->pname);
 
-			sb_printf(sb, "\n/* %s: patterns of the filter */\n", event_of(pr));
+			sb_printf(sb, "\n/* %s: patterns of the filter */\n", pprobe_event(pr));
 			filter_emit_literals(sb, pr->filter, prefix);
 			free(prefix);
 		}
 		if (pr->nr_count) {
-			sb_printf(sb, "\n/* %s: count by", event_of(pr));
+			sb_printf(sb, "\n/* %s: count by", pprobe_event(pr));
 			for (int j = 0; j < pr->nr_count; j++)
 				sb_printf(sb, "%s %s", j ? "," : "", pr->vals[pr->count[j]].name);
 			sb_printf(sb, " */\nstruct {\n"
@@ -472,7 +328,7 @@ static void emit_maps(struct strbuf *sb, const struct prog *p)
 		}
 		if (pr->hist >= 0)
 			sb_printf(sb, "\n/* %s: log2 histogram of %s */\n__u64 %s_hist[TPGEN_MAX_SLOTS] = {};\n",
-				  event_of(pr), pr->vals[pr->hist].name, pr->pname);
+				  pprobe_event(pr), pr->vals[pr->hist].name, pr->pname);
 		if (pr->lat >= 0 && !pr->lat_to) {
 			const struct spec_latency *lat = &p->spec->lats[pr->lat];
 
@@ -499,16 +355,16 @@ static void emit_records(struct strbuf *sb, struct strbuf *types, const struct p
 
 		if (pr->nr_print) {
 			sb_printf(types, "%s%s = %d,\t/* %s */\n", nt ? "" : "", pr->type_enum, nt + 1,
-				  event_of(pr));
+				  pprobe_event(pr));
 			nt++;
-			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", event_of(pr),
+			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", pprobe_event(pr),
 				  pr->rec_struct);
 			for (j = 0; j < pr->nr_print; j++)
 				emit_member(sb, &pr->vals[pr->print[j]], RECORD_STR_MAX);
 			sb_puts(sb, "};\n");
 		}
 		if (pr->nr_count) {
-			sb_printf(sb, "\n/* %s: the key of %s_counts */\nstruct %s {\n", event_of(pr),
+			sb_printf(sb, "\n/* %s: the key of %s_counts */\nstruct %s {\n", pprobe_event(pr),
 				  pr->pname, pr->key_struct);
 			for (j = 0; j < pr->nr_count; j++)
 				emit_member(sb, &pr->vals[pr->count[j]], KEY_STR_MAX);
@@ -520,283 +376,6 @@ static void emit_records(struct strbuf *sb, struct strbuf *types, const struct p
 }
 
 /* ---- loader pieces -------------------------------------------------------- */
-
-static const char *printf_conv(const struct pvalue *v)
-{
-	if (v->kind == PV_STR)
-		return "s";
-	if (v->kind == PV_PTR)
-		return "llx";
-	if (v->size == 8)
-		return v->is_signed ? "lld" : "llu";
-	return v->is_signed ? "d" : "u";
-}
-
-static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj)
-{
-	if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
-		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, v->cname);
-	else
-		sb_printf(sb, ", %s%s", obj, v->cname);
-}
-
-static int col_width(const struct pvalue *v)
-{
-	int w = v->kind == PV_STR ? 16 : v->kind == PV_PTR ? 18 : 7;
-
-	return (int)strlen(v->name) > w ? (int)strlen(v->name) : w;
-}
-
-static void upper_into(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++)
-		sb_putc(sb, (*s >= 'a' && *s <= 'z') ? *s - 'a' + 'A' : *s);
-}
-
-/* JSON object members: ,"name":value ... */
-static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const int *idx, int n,
-			      const char *obj, const char *indent)
-{
-	for (int i = 0; i < n; i++) {
-		const struct pvalue *v = &vals[idx[i]];
-
-		if (v->kind == PV_STR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, v->cname);
-			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, v->cname);
-		} else if (v->kind == PV_PTR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, v->cname);
-			printf_arg(sb, v, obj);
-			sb_puts(sb, ");\n");
-		} else {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, v->cname, printf_conv(v));
-			printf_arg(sb, v, obj);
-			sb_puts(sb, ");\n");
-		}
-	}
-}
-
-static void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p)
-{
-	const struct pprobe *only = NULL;
-	int nprint = 0, evw = 5, i, j;
-
-	for (i = 0; i < p->nr_probes; i++) {
-		if (!p->probes[i].nr_print)
-			continue;
-		only = &p->probes[i];
-		nprint++;
-		if ((int)strlen(event_of(only)) > evw)
-			evw = strlen(event_of(only));
-	}
-	if (nprint == 1) {
-		struct strbuf fmt, args;
-
-		sb_init(&fmt);
-		sb_init(&args);
-		sb_puts(&fmt, "%-8s");
-		sb_puts(&args, ", \"TIME\"");
-		for (j = 0; j < only->nr_print; j++) {
-			const struct pvalue *v = &only->vals[only->print[j]];
-
-			if (j == only->nr_print - 1)
-				sb_puts(&fmt, " %s");
-			else
-				sb_printf(&fmt, " %%%s%ds", v->kind == PV_STR ? "-" : "", col_width(v));
-			sb_puts(&args, ", \"");
-			upper_into(&args, v->cname);
-			sb_puts(&args, "\"");
-		}
-		sb_printf(hdr, "printf(\"%s\\n\"%s);", fmt.buf, args.buf);
-		sb_free(&fmt);
-		sb_free(&args);
-	} else {
-		sb_printf(hdr, "printf(\"%%-8s %%-%ds %%s\\n\", \"TIME\", \"EVENT\", \"DETAILS\");", evw);
-	}
-
-	for (i = 0; i < p->nr_probes; i++) {
-		const struct pprobe *pr = &p->probes[i];
-
-		if (!pr->nr_print)
-			continue;
-		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n\n", pr->type_enum, pr->rec_struct);
-		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time();\n");
-		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", event_of(pr));
-		emit_json_members(cases, pr->vals, pr->print, pr->nr_print, "e->", "\t\t");
-		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time();\n");
-		/* text: columns when one event prints, name=value after the event's name otherwise */
-		sb_puts(cases, "\tprintf(\"");
-		if (nprint > 1)
-			sb_printf(cases, "%%-%ds", evw);
-		for (j = 0; j < pr->nr_print; j++) {
-			const struct pvalue *v = &pr->vals[pr->print[j]];
-			const char *conv = printf_conv(v);
-			bool last = j == pr->nr_print - 1;
-
-			if (nprint > 1)
-				sb_printf(cases, " %s=%s%%%s", v->cname, v->kind == PV_PTR ? "0x" : "", conv);
-			else if (last)
-				sb_printf(cases, " %s%%%s", v->kind == PV_PTR ? "0x" : "", conv);
-			else
-				sb_printf(cases, " %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
-					  v->kind == PV_STR ? "-" : "",
-					  col_width(v) - (v->kind == PV_PTR ? 2 : 0), conv);
-		}
-		sb_puts(cases, "\\n\"");
-		if (nprint > 1)
-			sb_printf(cases, ", \"%s\"", event_of(pr));
-		for (j = 0; j < pr->nr_print; j++)
-			printf_arg(cases, &pr->vals[pr->print[j]], "e->");
-		sb_puts(cases, ");\n\tbreak;\n}\n");
-	}
-}
-
-static void emit_summary(struct strbuf *sb, const struct prog *p)
-{
-	int i, j;
-	bool first = true;
-
-	for (i = 0; i < p->nr_probes; i++) {
-		const struct pprobe *pr = &p->probes[i];
-
-		if (pr->nr_count) {
-			struct strbuf title, fmt, args;
-
-			sb_init(&title);
-			sb_init(&fmt);
-			sb_init(&args);
-			sb_printf(&title, "%s: count by", event_of(pr));
-			sb_puts(&fmt, "%10s");
-			sb_puts(&args, ", \"COUNT\"");
-			for (j = 0; j < pr->nr_count; j++) {
-				const struct pvalue *v = &pr->vals[pr->count[j]];
-
-				sb_printf(&title, "%s %s", j ? "," : "", v->name);
-				if (j == pr->nr_count - 1)
-					sb_puts(&fmt, "  %s");
-				else
-					sb_printf(&fmt, "  %%%s%ds", v->kind == PV_STR ? "-" : "", col_width(v));
-				sb_puts(&args, ", \"");
-				upper_into(&args, v->cname);
-				sb_puts(&args, "\"");
-			}
-			if (!first)
-				sb_putc(sb, '\n');
-			first = false;
-			sb_printf(sb, "{\t/* %s */\n", title.buf);
-			sb_puts(sb, "\tstruct count_row *rows;\n\tchar *keys;\n\tint n, i;\n\n");
-			sb_printf(sb, "\tn = read_counts(bpf_map__fd(skel->maps.%s_counts), sizeof(struct %s), "
-				  "reset, &keys, &rows);\n", pr->pname, pr->key_struct);
-			sb_printf(sb, "\tif (n > 0 && !env.json)\n\t\tprintf(\"\\n%s\\n%s\\n\"%s);\n", title.buf,
-				  fmt.buf, args.buf);
-			sb_puts(sb, "\tfor (i = 0; i < n; i++) {\n");
-			sb_printf(sb, "\t\tconst struct %s *k = rows[i].key;\n\n", pr->key_struct);
-			sb_puts(sb, "\t\tif (env.json) {\n");
-			sb_printf(sb, "\t\t\tprintf(\"{\\\"counts\\\":\\\"%s\\\"\");\n", event_of(pr));
-			emit_json_members(sb, pr->vals, pr->count, pr->nr_count, "k->", "\t\t\t");
-			sb_puts(sb, "\t\t\tprintf(\",\\\"count\\\":%llu}\\n\", (unsigned long long)rows[i].count);\n");
-			sb_puts(sb, "\t\t\tcontinue;\n\t\t}\n");
-			sb_puts(sb, "\t\tprintf(\"%10llu");
-			for (j = 0; j < pr->nr_count; j++) {
-				const struct pvalue *v = &pr->vals[pr->count[j]];
-
-				if (j == pr->nr_count - 1)
-					sb_printf(sb, "  %s%%%s", v->kind == PV_PTR ? "0x" : "", printf_conv(v));
-				else
-					sb_printf(sb, "  %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
-						  v->kind == PV_STR ? "-" : "",
-						  col_width(v) - (v->kind == PV_PTR ? 2 : 0), printf_conv(v));
-			}
-			sb_puts(sb, "\\n\", (unsigned long long)rows[i].count");
-			for (j = 0; j < pr->nr_count; j++)
-				printf_arg(sb, &pr->vals[pr->count[j]], "k->");
-			sb_puts(sb, ");\n\t}\n\tfree(keys);\n\tfree(rows);\n}\n");
-			sb_free(&title);
-			sb_free(&fmt);
-			sb_free(&args);
-		}
-		if (pr->hist >= 0 || (pr->lat >= 0 && pr->lat_to)) {
-			const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
-			const char *arr = lat ? lat->name.s : pr->pname;
-
-			if (!first)
-				sb_putc(sb, '\n');
-			first = false;
-			if (lat)
-				sb_printf(sb, "print_log2_hist(\"%s: %s -> %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
-					  "\"%s\");\n", lat->name.s, lat->from.event.s, lat->to.event.s, arr,
-					  lat->unit.s);
-			else
-				sb_printf(sb, "print_log2_hist(\"%s: %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
-					  "\"%s\");\n", event_of(pr), pr->vals[pr->hist].name, arr,
-					  pr->vals[pr->hist].name);
-			sb_printf(sb, "if (reset)\n\tmemset(skel->bss->%s_hist, 0, sizeof(skel->bss->%s_hist));\n",
-				  arr, arr);
-		}
-	}
-	if (p->any_print) {
-		if (!first)
-			sb_putc(sb, '\n');
-		sb_puts(sb, "if (!reset && skel->bss->ringbuf_drops)\n"
-			"\tfprintf(stderr, \"%llu records lost: the ring buffer was full\\n\",\n"
-			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n");
-	}
-}
-
-static void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p)
-{
-	int i, j;
-
-	for (i = 0; i < p->nr_probes; i++) {
-		const struct pprobe *pr = &p->probes[i], *q;
-		bool dup = false;
-
-		for (j = 0; j < i && !dup; j++) {
-			q = &p->probes[j];
-			dup = !strcmp(event_of(q), event_of(pr)) &&
-			      (q->attach == ATTACH_TRACEPOINT) == (pr->attach == ATTACH_TRACEPOINT);
-		}
-		if (dup)
-			continue;
-		if (pr->attach == ATTACH_TRACEPOINT)
-			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL },\n", event_of(pr), pr->ev->sys, pr->ev->name);
-		else
-			sb_printf(sb, "{ \"%s\", NULL, \"%s\" },\n", event_of(pr), pr->raw->name);
-		for (j = 0; j < i; j++)
-			if (!strcmp(event_of(&p->probes[j]), event_of(pr)))
-				break;
-		if (j == i)
-			sb_printf(what, "%s%s", what->len ? ", " : "", event_of(pr));
-	}
-}
-
-static void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
-{
-	struct strbuf d;
-	const char *s, *e;
-
-	sb_init(&d);
-	sb_printf(&d, "%s: %s\n\n", tool, p->spec->description.s ? p->spec->description.s : "tracing");
-	sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-j] [-v]\n\n", tool);
-	sb_puts(&d, "EXAMPLES:\n");
-	sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
-	sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
-	sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
-	sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
-	for (s = d.buf; *s; s = e + 1) {
-		char *line;
-
-		e = strchr(s, '\n');
-		line = xasprintf("%.*s\n", (int)(e - s), s);
-		sb_putc(sb, '\t');
-		c_string(sb, line);
-		if (e[1])
-			sb_putc(sb, '\n');
-		free(line);
-	}
-	sb_free(&d);
-}
-
-/* ---- files ---------------------------------------------------------------- */
 
 static void add_file(struct prog_file **files, int *nr, char *name, struct strbuf *text)
 {

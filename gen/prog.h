@@ -103,5 +103,16 @@ struct tmpl_var {
 
 int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars);
+/* gen/emit_prog.c: the event as the spec names it ("sched/sched_switch"), for comments. */
+const char *pprobe_event(const struct pprobe *pr);
+
+/* gen/emit_loader.c: the loader's print cases, summary, probe table and --help text. */
+void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
+void emit_summary(struct strbuf *sb, const struct prog *p);
+void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
+void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
+
+/* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
+int load_template(const char *dir, const char *name, char **text);
 
 #endif /* __TPGEN_PROG_H */

@@ -1,41 +1,23 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * tpgen SPEC...: read each spec, resolve every event and field it names
- * against the kernel (tracefs format fields for tracepoint programs, raw
- * arguments from BTF for raw_tp/tp_btf), then emit and write the pair.
+ * The program model: each entry of a spec resolved against the kernel --
+ * tracefs format fields for tracepoint programs, raw arguments from BTF for
+ * raw_tp/tp_btf (members read through pointer arguments) -- into probes with
+ * typed values, filters and records, for the emitters.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <bpf/btf.h>
 
 #include "cmd.h"
 #include "emit.h"
-#include "output.h"
 #include "prog.h"
 
 /* String buffers the filter tests, for strings of no fixed size. */
 #define FILTER_STR_MAX 128
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: tpgen SPEC.yaml... [OPTIONS]\n"
-		"Write a BPF program + loader pair for each spec into DIR/<tool>/.\n\n"
-		"  -o, --output DIR      where the pairs go (default: out)\n"
-		"      --templates DIR   read templates from DIR first (default: the built-in ones)\n"
-		"  -M, --depfile FILE    write a make/ninja depfile naming every input read\n"
-		"      --check           write nothing; exit 1 if the pairs on disk are stale\n"
-		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
-		"      --btf FILE        read BTF from FILE (raw BTF or ELF with .BTF)\n"
-		"      --kernel DIR      a 'tpgen snapshot' directory (events/, vmlinux, release)\n"
-		"  -h, --help            this help\n\n"
-		"Then: make -C DIR/<tool> && sudo DIR/<tool>/<tool> -h\n");
-}
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -586,7 +568,7 @@ static char *struct_name(struct prog *p, const char *pname, const char *suffix)
 	return s;
 }
 
-static int add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
+int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
 {
 	struct resolver r;
 	struct pprobe *pr;
@@ -689,7 +671,7 @@ static int add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool 
 	return 0;
 }
 
-static void prog_free(struct prog *p)
+void prog_free(struct prog *p)
 {
 	int i, j;
 
@@ -719,230 +701,4 @@ static void prog_free(struct prog *p)
 	free(p->raw_sel);
 	free(p->banner);
 	free(p->banner_ctx);
-}
-
-static bool needs_raw(const struct spec *s)
-{
-	int i;
-
-	if (s->attach == ATTACH_RAW_TP || s->attach == ATTACH_TP_BTF)
-		return true;
-	for (i = 0; i < s->nr_events; i++)
-		if (s->events[i].attach == ATTACH_RAW_TP || s->events[i].attach == ATTACH_TP_BTF)
-			return true;
-	for (i = 0; i < s->nr_lats; i++)
-		if (s->lats[i].from.attach == ATTACH_RAW_TP || s->lats[i].from.attach == ATTACH_TP_BTF ||
-		    s->lats[i].to.attach == ATTACH_RAW_TP || s->lats[i].to.attach == ATTACH_TP_BTF)
-			return true;
-	return false;
-}
-
-struct gen_ctx {
-	struct inputs in;
-	const char *outdir;
-	const char *tmpl_dir;
-	struct raw_tps raws;
-	bool raws_loaded;
-	struct outputs out;	/* every spec's files, written at the end: all or nothing */
-};
-
-static const char *const template_names[] = { "Makefile", "prog.bpf.c", "loader.c", "prog.h", "tpgen.h" };
-
-static int generate(struct gen_ctx *g, const char *path)
-{
-	struct prog p = {};
-	struct spec *spec;
-	struct prog_file *files = NULL;
-	const char *base;
-	char *dir = NULL;
-	int nr_files = 0, err, i;
-
-	err = spec_load(&spec, path);
-	if (err)
-		return err;
-	p.spec = spec;
-	err = inputs_load_events(&g->in);
-	if (err) {
-		if (err == -ENOENT && !g->in.tracefs)
-			pr_err("no tracefs at /sys/kernel/tracing: mount it (mount -t tracefs nodev "
-			       "/sys/kernel/tracing) or pass --tracefs DIR");
-		err = -EACCES;
-		goto out;
-	}
-	p.evs = &g->in.evs;
-	if (needs_raw(spec)) {
-		err = inputs_load_btf(&g->in, true);
-		if (err) {
-			err = -EACCES;
-			goto out;
-		}
-		if (!g->raws_loaded) {
-			err = rawtp_load(&g->raws, g->in.btf);
-			if (err)
-				goto out;
-			g->raws_loaded = true;
-		}
-		p.raws = &g->raws;
-		p.raw_sel = xcalloc(g->raws.nr ? g->raws.nr : 1, sizeof(*p.raw_sel));
-	} else {
-		inputs_load_btf(&g->in, false);	/* struct names avoid the kernel's, when known */
-	}
-	p.btf = g->in.btf;
-	p.ctx_sel = xcalloc(p.evs->nr ? p.evs->nr : 1, sizeof(*p.ctx_sel));
-
-	for (i = 0; i < spec->nr_events; i++) {
-		err = add_probe(&p, &spec->events[i], -1, false);
-		if (err)
-			goto out;
-	}
-	for (i = 0; i < spec->nr_lats; i++) {
-		err = add_probe(&p, &spec->lats[i].from, i, false);
-		if (!err)
-			err = add_probe(&p, &spec->lats[i].to, i, true);
-		if (err)
-			goto out;
-		if (p.probes[p.nr_probes - 2].vals[p.probes[p.nr_probes - 2].key].size !=
-		    p.probes[p.nr_probes - 1].vals[p.probes[p.nr_probes - 1].key].size)
-			diag_warning(spec->path, spec->lats[i].loc.line, spec->lats[i].loc.col,
-				     "latency '%s': the keys have different sizes; both are compared "
-				     "as 64-bit numbers", spec->lats[i].name.s);
-	}
-	if (p.any_ctx)
-		tp_events_name(p.evs, p.ctx_sel, p.btf);
-
-	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	{
-		struct strbuf b;
-
-		sb_init(&b);
-		sb_printf(&b, "generated by tpgen %s from ", TPGEN_VERSION);
-		c_comment_text(&b, base);
-		sb_puts(&b, ": do not edit");
-		p.banner = sb_steal(&b);
-		sb_free(&b);
-	}
-	{
-		unsigned long long hash = FNV1A64_INIT;
-
-		for (i = 0; i < p.evs->nr; i++)
-			if (p.ctx_sel[i])
-				hash = fnv1a64(hash, &p.evs->ev[i].hash, sizeof(p.evs->ev[i].hash));
-		hash = fnv1a64(hash, &g->in.btf_hash, sizeof(g->in.btf_hash));
-		p.banner_ctx = make_banner(&g->in, hash);
-	}
-
-	err = emit_prog(&p, g->tmpl_dir, &files, &nr_files);
-	if (err)
-		goto out;
-	dir = xasprintf("%s/%s", g->outdir, spec->tool.s);
-	for (i = 0; i < g->out.nr; i++) {
-		if (!strncmp(g->out.files[i].path, dir, strlen(dir)) && g->out.files[i].path[strlen(dir)] == '/') {
-			spec_error(spec, &spec->tool.loc, 0, "tool '%s' is generated by another spec too",
-				   spec->tool.s);
-			err = -EINVAL;
-			goto out;
-		}
-	}
-	for (i = 0; i < nr_files; i++) {
-		char *fp = xasprintf("%s/%s", dir, files[i].name);
-
-		outputs_add(&g->out, fp, &files[i].text);
-		free(fp);
-	}
-	/* the depfile: the spec, overriding templates, format files and BTF read */
-	outputs_dep(&g->out, path);
-	for (i = 0; g->tmpl_dir && i < (int)ARRAY_SIZE(template_names); i++) {
-		char *t = xasprintf("%s/%s", g->tmpl_dir, template_names[i]);
-
-		if (!access(t, R_OK))
-			outputs_dep(&g->out, t);
-		free(t);
-	}
-	for (i = 0; i < p.evs->nr; i++)
-		if (p.ctx_sel[i])
-			outputs_dep(&g->out, p.evs->ev[i].path);
-	for (i = 0; i < g->in.nr_read; i++)
-		if (!g->in.evs_loaded || strcmp(g->in.read[i], g->in.evs.root))
-			outputs_dep(&g->out, g->in.read[i]);
-	if (!g->out.check)
-		err = mkdir_p(dir);
-out:
-	for (i = 0; i < nr_files; i++) {
-		free(files[i].name);
-		sb_free(&files[i].text);
-	}
-	free(files);
-	free(dir);
-	prog_free(&p);
-	spec_free(spec);
-	return err;
-}
-
-int cmd_generate(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output",	required_argument,	NULL, 'o' },
-		{ "templates",	required_argument,	NULL, 't' },
-		{ "depfile",	required_argument,	NULL, 'M' },
-		{ "check",	no_argument,		NULL, 'C' },
-		{ "help",	no_argument,		NULL, 'h' },
-		INPUT_LONG_OPTIONS,
-		{ 0 }
-	};
-	struct gen_ctx g = { .outdir = "out" };
-	int opt, err = 0, i;
-
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
-		err = inputs_option(&g.in, opt, optarg);
-		if (err < 0) {
-			inputs_free(&g.in);
-			return TPGEN_EXIT_INPUT;
-		}
-		if (err)
-			continue;
-		switch (opt) {
-		case 'o':
-			g.outdir = optarg;
-			break;
-		case 't':
-			g.tmpl_dir = optarg;
-			break;
-		case 'M':
-			g.out.depfile = optarg;
-			break;
-		case 'C':
-			g.out.check = true;
-			break;
-		case 'h':
-			usage(stdout);
-			inputs_free(&g.in);
-			return TPGEN_EXIT_OK;
-		default:
-			inputs_free(&g.in);
-			if (opt == '?' && optind > 1 && argv[optind - 1][0] == '-' &&
-			    !strchr(argv[optind - 1] + 1, '.')) {
-				pr_err("unknown command or option '%s'; see 'tpgen --help'", argv[optind - 1]);
-				return TPGEN_EXIT_USAGE;
-			}
-			return bad_option("", opt, argv);
-		}
-	}
-	err = 0;
-	if (optind >= argc) {
-		usage(stderr);
-		inputs_free(&g.in);
-		return TPGEN_EXIT_USAGE;
-	}
-	for (i = optind; i < argc && !err; i++)
-		err = generate(&g, argv[i]);
-	if (!err)
-		err = outputs_commit(&g.out);	/* 1: --check found stale files */
-	outputs_free(&g.out);
-	if (g.raws_loaded)
-		rawtp_free(&g.raws);
-	inputs_free(&g.in);
-	if (err == -EACCES || err == -EPERM)
-		return TPGEN_EXIT_ENV;
-	return err ? TPGEN_EXIT_INPUT : TPGEN_EXIT_OK;
 }

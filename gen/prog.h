@@ -103,6 +103,10 @@ struct tmpl_var {
 
 int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars);
+/* gen/prog.c: resolve one spec entry (or latency end) into a probe of p. */
+int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to);
+void prog_free(struct prog *p);
+
 /* gen/emit_prog.c: the event as the spec names it ("sched/sched_switch"), for comments. */
 const char *pprobe_event(const struct pprobe *pr);
 

@@ -226,7 +226,7 @@ void diag_caret(const char *src_line, int col)
 {
 	int i;
 
-	if (!src_line)
+	if (!src_line || diag_silent)
 		return;
 	for (i = 0; src_line[i] && src_line[i] != '\n'; i++)
 		fputc(src_line[i], stderr);

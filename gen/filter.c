@@ -464,6 +464,10 @@ void c_string(struct strbuf *sb, const char *s)
 			sb_printf(sb, "\\%c", *p);
 		else if (*p == '?')
 			sb_puts(sb, "\\?");	/* no trigraphs */
+		else if (*p == '\n')
+			sb_puts(sb, "\\n");
+		else if (*p == '\t')
+			sb_puts(sb, "\\t");
 		else if (*p < 0x20 || *p >= 0x7f)
 			sb_printf(sb, "\\%03o", *p);
 		else

@@ -43,6 +43,28 @@ static void upper_into(struct strbuf *sb, const char *s)
 		sb_putc(sb, (*s >= 'a' && *s <= 'z') ? *s - 'a' + 'A' : *s);
 }
 
+/*
+ * Column headings: a printf format of fixed-width columns (the last one free)
+ * after 'sep', and the upper-cased names as its arguments.
+ */
+static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct pvalue *vals,
+			 const int *idx, int n, const char *sep)
+{
+	int j;
+
+	for (j = 0; j < n; j++) {
+		const struct pvalue *v = &vals[idx[j]];
+
+		if (j == n - 1)
+			sb_printf(fmt, "%s%%s", sep);
+		else
+			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "", col_width(v));
+		sb_puts(args, ", \"");
+		upper_into(args, v->cname);
+		sb_puts(args, "\"");
+	}
+}
+
 /* JSON object members: ,"name":value ... */
 static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const int *idx, int n,
 			      const char *obj, const char *indent)
@@ -85,17 +107,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_init(&args);
 		sb_puts(&fmt, "%-8s");
 		sb_puts(&args, ", \"TIME\"");
-		for (j = 0; j < only->nr_print; j++) {
-			const struct pvalue *v = &only->vals[only->print[j]];
-
-			if (j == only->nr_print - 1)
-				sb_puts(&fmt, " %s");
-			else
-				sb_printf(&fmt, " %%%s%ds", v->kind == PV_STR ? "-" : "", col_width(v));
-			sb_puts(&args, ", \"");
-			upper_into(&args, v->cname);
-			sb_puts(&args, "\"");
-		}
+		emit_columns(&fmt, &args, only->vals, only->print, only->nr_print, " ");
 		sb_printf(hdr, "printf(\"%s\\n\"%s);", fmt.buf, args.buf);
 		sb_free(&fmt);
 		sb_free(&args);
@@ -157,18 +169,9 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 			sb_printf(&title, "%s: count by", pprobe_event(pr));
 			sb_puts(&fmt, "%10s");
 			sb_puts(&args, ", \"COUNT\"");
-			for (j = 0; j < pr->nr_count; j++) {
-				const struct pvalue *v = &pr->vals[pr->count[j]];
-
-				sb_printf(&title, "%s %s", j ? "," : "", v->name);
-				if (j == pr->nr_count - 1)
-					sb_puts(&fmt, "  %s");
-				else
-					sb_printf(&fmt, "  %%%s%ds", v->kind == PV_STR ? "-" : "", col_width(v));
-				sb_puts(&args, ", \"");
-				upper_into(&args, v->cname);
-				sb_puts(&args, "\"");
-			}
+			for (j = 0; j < pr->nr_count; j++)
+				sb_printf(&title, "%s %s", j ? "," : "", pr->vals[pr->count[j]].name);
+			emit_columns(&fmt, &args, pr->vals, pr->count, pr->nr_count, "  ");
 			if (!first)
 				sb_putc(sb, '\n');
 			first = false;

@@ -86,6 +86,30 @@ static __tpgen_always_inline void tpgen_count(void *map, const void *key)
 		__sync_fetch_and_add(cnt, 1);
 }
 
+/*
+ * Keep values under 'key' (a 'save'): the zeroed values 'init', replacing
+ * what was there, to be filled in place. NULL, and one more in *lost, when
+ * the map is full.
+ */
+static __tpgen_always_inline void *tpgen_save(void *map, const void *key, const void *init, __u64 *lost)
+{
+	if (bpf_map_update_elem(map, key, init, BPF_ANY)) {
+		__sync_fetch_and_add(lost, 1);
+		return 0;
+	}
+	return bpf_map_lookup_elem(map, key);
+}
+
+/* Add one to the slot of 'v' in a linear histogram: below min, [min + i*step, ...), the rest. */
+static __tpgen_always_inline void tpgen_lhist_add(__u64 *slots, __u32 nslots, __s64 v, __s64 min, __s64 step)
+{
+	__u64 slot = v < min ? 0 : (__u64)(v - min) / step + 1;
+
+	if (slot >= nslots)
+		slot = nslots - 1;
+	__sync_fetch_and_add(&slots[slot], 1);
+}
+
 /* bpf_ringbuf_reserve() that adds one to *drops when the buffer is full. */
 static __tpgen_always_inline void *tpgen_ringbuf_reserve(void *rb, __u64 size, __u64 *drops)
 {

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_prog.h"
 #include "filter.h"
-#include "prog.h"
 
 static const char *printf_conv(const struct pvalue *v)
 {
@@ -22,19 +22,19 @@ static const char *printf_conv(const struct pvalue *v)
 	return v->is_signed ? "d" : "u";
 }
 
-static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj)
+static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj, const char *cname)
 {
 	if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
-		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, v->cname);
+		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, cname);
 	else
-		sb_printf(sb, ", %s%s", obj, v->cname);
+		sb_printf(sb, ", %s%s", obj, cname);
 }
 
-static int col_width(const struct pvalue *v)
+static int col_width(const struct pvalue *v, const char *cname)
 {
 	int w = v->kind == PV_STR ? 16 : v->kind == PV_PTR ? 18 : 7;
 
-	return (int)strlen(v->name) > w ? (int)strlen(v->name) : w;
+	return (int)strlen(cname) > w ? (int)strlen(cname) : w;
 }
 
 static void upper_into(struct strbuf *sb, const char *s)
@@ -48,40 +48,42 @@ static void upper_into(struct strbuf *sb, const char *s)
  * after 'sep', and the upper-cased names as its arguments.
  */
 static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct pvalue *vals,
-			 const int *idx, int n, const char *sep)
+			 const struct pitems *items, const char *sep)
 {
-	int j;
+	int j, n = items->nr;
 
 	for (j = 0; j < n; j++) {
-		const struct pvalue *v = &vals[idx[j]];
+		const struct pvalue *v = &vals[items->v[j].val];
 
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
 		else
-			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "", col_width(v));
+			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "",
+				  col_width(v, items->v[j].cname));
 		sb_puts(args, ", \"");
-		upper_into(args, v->cname);
+		upper_into(args, items->v[j].cname);
 		sb_puts(args, "\"");
 	}
 }
 
 /* JSON object members: ,"name":value ... */
-static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const int *idx, int n,
+static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const struct pitems *items,
 			      const char *obj, const char *indent)
 {
-	for (int i = 0; i < n; i++) {
-		const struct pvalue *v = &vals[idx[i]];
+	for (int i = 0; i < items->nr; i++) {
+		const struct pvalue *v = &vals[items->v[i].val];
+		const char *cname = items->v[i].cname;
 
 		if (v->kind == PV_STR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, v->cname);
-			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, v->cname);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
 		} else if (v->kind == PV_PTR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, v->cname);
-			printf_arg(sb, v, obj);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
+			printf_arg(sb, v, obj, cname);
 			sb_puts(sb, ");\n");
 		} else {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, v->cname, printf_conv(v));
-			printf_arg(sb, v, obj);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, cname, printf_conv(v));
+			printf_arg(sb, v, obj, cname);
 			sb_puts(sb, ");\n");
 		}
 	}
@@ -93,12 +95,12 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 	int nprint = 0, evw = 5, i, j;
 
 	for (i = 0; i < p->nr_probes; i++) {
-		if (!p->probes[i].nr_print)
+		if (!p->probes[i].print.nr)
 			continue;
 		only = &p->probes[i];
 		nprint++;
-		if ((int)strlen(pprobe_event(only)) > evw)
-			evw = strlen(pprobe_event(only));
+		if ((int)strlen(only->sp->event.s) > evw)
+			evw = strlen(only->sp->event.s);
 	}
 	if (nprint == 1) {
 		struct strbuf fmt, args;
@@ -107,7 +109,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_init(&args);
 		sb_puts(&fmt, "%-8s");
 		sb_puts(&args, ", \"TIME\"");
-		emit_columns(&fmt, &args, only->vals, only->print, only->nr_print, " ");
+		emit_columns(&fmt, &args, only->vals, &only->print, " ");
 		sb_printf(hdr, "printf(\"%s\\n\"%s);", fmt.buf, args.buf);
 		sb_free(&fmt);
 		sb_free(&args);
@@ -118,120 +120,154 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 	for (i = 0; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
 
-		if (!pr->nr_print)
+		if (!pr->print.nr)
 			continue;
 		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n\n", pr->type_enum, pr->rec_struct);
-		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time();\n");
-		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pprobe_event(pr));
-		emit_json_members(cases, pr->vals, pr->print, pr->nr_print, "e->", "\t\t");
-		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time();\n");
+		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
+		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->sp->event.s);
+		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
+		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time(e->hdr.ts_ns);\n");
 		/* text: columns when one event prints, name=value after the event's name otherwise */
 		sb_puts(cases, "\tprintf(\"");
 		if (nprint > 1)
-			sb_printf(cases, "%%-%ds", evw);
-		for (j = 0; j < pr->nr_print; j++) {
-			const struct pvalue *v = &pr->vals[pr->print[j]];
-			const char *conv = printf_conv(v);
-			bool last = j == pr->nr_print - 1;
+			sb_printf(cases, " %%-%ds", evw);
+		for (j = 0; j < pr->print.nr; j++) {
+			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
+			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
+			bool last = j == pr->print.nr - 1;
 
 			if (nprint > 1)
-				sb_printf(cases, " %s=%s%%%s", v->cname, v->kind == PV_PTR ? "0x" : "", conv);
+				sb_printf(cases, " %s=%s%%%s", cname, v->kind == PV_PTR ? "0x" : "", conv);
 			else if (last)
 				sb_printf(cases, " %s%%%s", v->kind == PV_PTR ? "0x" : "", conv);
 			else
 				sb_printf(cases, " %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
 					  v->kind == PV_STR ? "-" : "",
-					  col_width(v) - (v->kind == PV_PTR ? 2 : 0), conv);
+					  col_width(v, cname) - (v->kind == PV_PTR ? 2 : 0), conv);
 		}
 		sb_puts(cases, "\\n\"");
 		if (nprint > 1)
-			sb_printf(cases, ", \"%s\"", pprobe_event(pr));
-		for (j = 0; j < pr->nr_print; j++)
-			printf_arg(cases, &pr->vals[pr->print[j]], "e->");
+			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
+		for (j = 0; j < pr->print.nr; j++)
+			printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
 		sb_puts(cases, ");\n\tbreak;\n}\n");
 	}
 }
 
-void emit_summary(struct strbuf *sb, const struct prog *p)
+static const char *col_kind(const struct pvalue *v)
 {
-	int i, j;
-	bool first = true;
+	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->is_signed ? "COL_S" : "COL_U";
+}
 
-	for (i = 0; i < p->nr_probes; i++) {
+/* The loader's description of each aggregation: print_agg() reads it. */
+void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
 
-		if (pr->nr_count) {
-			struct strbuf title, fmt, args;
+		for (int k = 0; k < pr->nr_aggs; k++, n++) {
+			const struct pagg *a = &pr->aggs[k];
+			char *key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
+			unsigned int sort = a->sa->sort.s ? 0 : a->fns & (AGG_COUNT | AGG_SUM | AGG_MIN | AGG_MAX);
 
-			sb_init(&title);
-			sb_init(&fmt);
-			sb_init(&args);
-			sb_printf(&title, "%s: count by", pprobe_event(pr));
-			sb_puts(&fmt, "%10s");
-			sb_puts(&args, ", \"COUNT\"");
-			for (j = 0; j < pr->nr_count; j++)
-				sb_printf(&title, "%s %s", j ? "," : "", pr->vals[pr->count[j]].name);
-			emit_columns(&fmt, &args, pr->vals, pr->count, pr->nr_count, "  ");
-			if (!first)
-				sb_putc(sb, '\n');
-			first = false;
-			sb_printf(sb, "{\t/* %s */\n", title.buf);
-			sb_puts(sb, "\tstruct count_row *rows;\n\tchar *keys;\n\tint n, i;\n\n");
-			sb_printf(sb, "\tn = read_counts(bpf_map__fd(skel->maps.%s_counts), sizeof(struct %s), "
-				  "reset, &keys, &rows);\n", pr->pname, pr->key_struct);
-			sb_printf(sb, "\tif (n > 0 && !env.json)\n\t\tprintf(\"\\n%s\\n%s\\n\"%s);\n", title.buf,
-				  fmt.buf, args.buf);
-			sb_puts(sb, "\tfor (i = 0; i < n; i++) {\n");
-			sb_printf(sb, "\t\tconst struct %s *k = rows[i].key;\n\n", pr->key_struct);
-			sb_puts(sb, "\t\tif (env.json) {\n");
-			sb_printf(sb, "\t\t\tprintf(\"{\\\"counts\\\":\\\"%s\\\"\");\n", pprobe_event(pr));
-			emit_json_members(sb, pr->vals, pr->count, pr->nr_count, "k->", "\t\t\t");
-			sb_puts(sb, "\t\t\tprintf(\",\\\"count\\\":%llu}\\n\", (unsigned long long)rows[i].count);\n");
-			sb_puts(sb, "\t\t\tcontinue;\n\t\t}\n");
-			sb_puts(sb, "\t\tprintf(\"%10llu");
-			for (j = 0; j < pr->nr_count; j++) {
-				const struct pvalue *v = &pr->vals[pr->count[j]];
+			if (a->sa->sort.s && strcmp(a->sa->sort.s, "key")) {
+				static const char *const fns[] = { "count", "sum", "min", "max", "avg" };
 
-				if (j == pr->nr_count - 1)
-					sb_printf(sb, "  %s%%%s", v->kind == PV_PTR ? "0x" : "", printf_conv(v));
-				else
-					sb_printf(sb, "  %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
-						  v->kind == PV_STR ? "-" : "",
-						  col_width(v) - (v->kind == PV_PTR ? 2 : 0), printf_conv(v));
+				for (unsigned int f = 0; f < 5; f++)
+					if (!strcmp(a->sa->sort.s, fns[f]))
+						sort = f == 4 ? AGG_AVG : 1u << f;
 			}
-			sb_puts(sb, "\\n\", (unsigned long long)rows[i].count");
-			for (j = 0; j < pr->nr_count; j++)
-				printf_arg(sb, &pr->vals[pr->count[j]], "k->");
-			sb_puts(sb, ");\n\t}\n\tfree(keys);\n\tfree(rows);\n}\n");
-			sb_free(&title);
-			sb_free(&fmt);
-			sb_free(&args);
-		}
-		if (pr->hist >= 0 || (pr->lat >= 0 && pr->lat_to)) {
-			const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
-			const char *arr = lat ? lat->name.s : pr->pname;
+			sort &= -sort;	/* the first function: count, then sum, min, max */
+			sb_puts(sb, "\t{\n\t\t.title = ");
+			c_string(sb, a->title);
+			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->sa->legacy ?
+				  (a->fns & AGG_HIST ? "hist" : "counts") : a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg");
+			c_string(sb, a->sa->legacy && !(a->fns & AGG_HIST) ? pr->sp->event.s : a->title);
+			sb_puts(sb, ",\n\t\t.unit = ");
+			c_string(sb, a->unit);
+			sb_printf(sb, ",\n\t\t.key_size = sizeof(%s),\n\t\t.val_size = sizeof(struct %s),\n", key,
+				  a->val_struct);
+			if (a->keys.nr) {
+				sb_puts(sb, "\t\t.keys = (const struct col[]){\n");
+				for (int j = 0; j < a->keys.nr; j++) {
+					const struct pvalue *v = &pr->vals[a->keys.v[j].val];
 
-			if (!first)
-				sb_putc(sb, '\n');
-			first = false;
-			if (lat)
-				sb_printf(sb, "print_log2_hist(\"%s: %s -> %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
-					  "\"%s\");\n", lat->name.s, lat->from.event.s, lat->to.event.s, arr,
-					  lat->unit.s);
-			else
-				sb_printf(sb, "print_log2_hist(\"%s: %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
-					  "\"%s\");\n", pprobe_event(pr), pr->vals[pr->hist].name, arr,
-					  pr->vals[pr->hist].name);
-			sb_printf(sb, "if (reset)\n\tmemset(skel->bss->%s_hist, 0, sizeof(skel->bss->%s_hist));\n",
-				  arr, arr);
+					sb_puts(sb, "\t\t\t{ \"");
+					upper_into(sb, a->keys.v[j].cname);
+					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s },\n",
+						  a->keys.v[j].cname, key, a->keys.v[j].cname, key, a->keys.v[j].cname,
+						  col_kind(v));
+				}
+				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
+			}
+			sb_printf(sb, "\t\t.fns = 0x%x,\n", a->fns);
+#define OFF(fn, m)											\
+			if (a->fns & (fn))								\
+				sb_printf(sb, "\t\t.off_" #m " = offsetof(struct %s, " #m "),\n", a->val_struct);
+			OFF(AGG_COUNT, count)
+			OFF(AGG_SUM, sum)
+			OFF(AGG_HIST | AGG_LHIST, slots)
+#undef OFF
+			if (a->min >= 0)
+				sb_printf(sb, "\t\t.off_min = offsetof(struct %s, min),\n", a->val_struct);
+			if (a->max >= 0)
+				sb_printf(sb, "\t\t.off_max = offsetof(struct %s, max),\n", a->val_struct);
+			sb_printf(sb, "\t\t.is_signed = %d,\n", (a->sum >= 0 && pr->vals[a->sum].is_signed) |
+				  (a->min >= 0 && pr->vals[a->min].is_signed) << 1 |
+				  (a->max >= 0 && pr->vals[a->max].is_signed) << 2);
+			if (a->fns & (AGG_HIST | AGG_LHIST))
+				sb_printf(sb, "\t\t.nslots = %u,\n", a->nslots);
+			if (a->fns & AGG_LHIST)
+				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->sa->lmin, a->sa->lstep);
+			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", sort, a->sa->top);
+			sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
+			free(key);
 		}
 	}
-	if (p->any_print) {
-		if (!first)
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	if (setup->len && setup->buf[setup->len - 1] == '\n')
+		setup->buf[--setup->len] = '\0';
+}
+
+void emit_summary(struct strbuf *sb, const struct prog *p)
+{
+	bool first = true;
+	int i;
+
+	if (p->any_agg)
+		sb_puts(sb, "for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)\n\tprint_agg(&aggs[i], reset);\n");
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+		const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
+
+		if (!lat || !pr->lat_to)
+			continue;
+		if (!first || p->any_agg)
 			sb_putc(sb, '\n');
+		first = false;
+		sb_printf(sb, "print_log2_hist(\"%s: %s -> %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
+			  "\"%s\");\n", lat->name.s, lat->from.event.s, lat->to.event.s, lat->name.s,
+			  lat->unit.s);
+		sb_printf(sb, "if (reset)\n\tmemset(skel->bss->%s_hist, 0, sizeof(skel->bss->%s_hist));\n",
+			  lat->name.s, lat->name.s);
+	}
+	if (p->any_print) {
+		if (!first || p->any_agg)
+			sb_putc(sb, '\n');
+		first = false;
 		sb_puts(sb, "if (!reset && skel->bss->ringbuf_drops)\n"
 			"\tfprintf(stderr, \"%llu records lost: the ring buffer was full\\n\",\n"
 			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n");
+	}
+	if (p->any_agg || p->nr_sets) {
+		if (!first || p->any_agg)
+			sb_putc(sb, '\n');
+		sb_puts(sb, "if (!reset && skel->bss->tpgen_lost)\n"
+			"\tfprintf(stderr, \"%llu updates lost: a map was full (%d keys)\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n");
 	}
 }
 
@@ -245,20 +281,20 @@ void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog
 
 		for (j = 0; j < i && !dup; j++) {
 			q = &p->probes[j];
-			dup = !strcmp(pprobe_event(q), pprobe_event(pr)) &&
+			dup = !strcmp(q->sp->event.s, pr->sp->event.s) &&
 			      (q->attach == ATTACH_TRACEPOINT) == (pr->attach == ATTACH_TRACEPOINT);
 		}
 		if (dup)
 			continue;
 		if (pr->attach == ATTACH_TRACEPOINT)
-			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL },\n", pprobe_event(pr), pr->ev->sys, pr->ev->name);
+			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL },\n", pr->sp->event.s, pr->ev->sys, pr->ev->name);
 		else
-			sb_printf(sb, "{ \"%s\", NULL, \"%s\" },\n", pprobe_event(pr), pr->raw->name);
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\" },\n", pr->sp->event.s, pr->raw->name);
 		for (j = 0; j < i; j++)
-			if (!strcmp(pprobe_event(&p->probes[j]), pprobe_event(pr)))
+			if (!strcmp(p->probes[j].sp->event.s, pr->sp->event.s))
 				break;
 		if (j == i)
-			sb_printf(what, "%s%s", what->len ? ", " : "", pprobe_event(pr));
+			sb_printf(what, "%s%s", what->len ? ", " : "", pr->sp->event.s);
 	}
 }
 

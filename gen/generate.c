@@ -102,23 +102,9 @@ static int generate(struct gen_ctx *g, const char *path)
 	p.btf = g->in.btf;
 	p.ctx_sel = xcalloc(p.evs->nr ? p.evs->nr : 1, sizeof(*p.ctx_sel));
 
-	for (i = 0; i < spec->nr_events; i++) {
-		err = prog_add_probe(&p, &spec->events[i], -1, false);
-		if (err)
-			goto out;
-	}
-	for (i = 0; i < spec->nr_lats; i++) {
-		err = prog_add_probe(&p, &spec->lats[i].from, i, false);
-		if (!err)
-			err = prog_add_probe(&p, &spec->lats[i].to, i, true);
-		if (err)
-			goto out;
-		if (p.probes[p.nr_probes - 2].vals[p.probes[p.nr_probes - 2].key].size !=
-		    p.probes[p.nr_probes - 1].vals[p.probes[p.nr_probes - 1].key].size)
-			diag_warning(spec->path, spec->lats[i].loc.line, spec->lats[i].loc.col,
-				     "latency '%s': the keys have different sizes; both are compared "
-				     "as 64-bit numbers", spec->lats[i].name.s);
-	}
+	err = prog_resolve(&p);
+	if (err)
+		goto out;
 	if (p.any_ctx)
 		tp_events_name(p.evs, p.ctx_sel, p.btf);
 

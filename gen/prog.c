@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The program model: each entry of a spec resolved against the kernel --
- * tracefs format fields for tracepoint programs, raw arguments from BTF for
- * raw_tp/tp_btf (members read through pointer arguments) -- into probes with
- * typed values, filters and records, for the emitters.
+ * The program model: each entry of a spec (and each end of a latency pair)
+ * resolved against the kernel into a probe -- its values, named values,
+ * joins and saves, filter, record and aggregations, every expression typed
+ * -- and the probes of one tracepoint gathered into one BPF program. The
+ * emitters only print what is here.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,466 +16,8 @@
 #include "emit.h"
 #include "prog.h"
 
-/* String buffers the filter tests, for strings of no fixed size. */
-#define FILTER_STR_MAX 128
-
-
-/* ---- values ------------------------------------------------------------ */
-
-struct tinfo {
-	enum pvalue_kind kind;
-	unsigned int size;
-	bool is_signed;
-	bool str_ptr;
-	__u32 struct_id;	/* PV_PTR to a struct or union */
-};
-
-static __u32 skip_mods(const struct btf *btf, __u32 id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	return id;
-}
-
-/* What a BTF type is to a handler; -EOPNOTSUPP for what it cannot read or print. */
-static int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
-{
-	const struct btf_type *t = btf__type_by_id(btf, skip_mods(btf, id)), *e;
-
-	memset(ti, 0, sizeof(*ti));
-	if (!t)
-		return -EOPNOTSUPP;
-	if (btf_is_int(t) && t->size <= 8) {
-		ti->kind = PV_INT;
-		ti->size = t->size;
-		ti->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
-		return 0;
-	}
-	if (btf_is_enum(t) || btf_is_enum64(t)) {
-		ti->kind = PV_INT;
-		ti->size = t->size;
-		ti->is_signed = btf_kflag(t);
-		return 0;
-	}
-	if (btf_is_ptr(t)) {
-		__u32 pid = skip_mods(btf, t->type);
-
-		e = btf__type_by_id(btf, pid);
-		ti->kind = PV_PTR;
-		ti->size = 8;
-		if (e && btf_is_int(e) && e->size == 1) {
-			ti->kind = PV_STR;
-			ti->str_ptr = true;
-			ti->size = 0;
-		} else if (e && (btf_is_struct(e) || btf_is_union(e))) {
-			ti->struct_id = pid;
-		}
-		return 0;
-	}
-	if (btf_is_array(t)) {
-		e = btf__type_by_id(btf, skip_mods(btf, btf_array(t)->type));
-		if (e && btf_is_int(e) && e->size == 1 && btf_array(t)->nelems) {
-			ti->kind = PV_STR;
-			ti->size = btf_array(t)->nelems;
-			return 0;
-		}
-	}
-	return -EOPNOTSUPP;
-}
-
-/* A member of a struct or union, looking into anonymous members as C does. */
-static int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, struct_id), *mt;
-	const struct btf_member *m;
-	int i;
-
-	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
-		return -ENOENT;
-	m = btf_members(t);
-	for (i = 0; i < btf_vlen(t); i++, m++) {
-		const char *mname = btf__name_by_offset(btf, m->name_off);
-
-		if (mname && *mname) {
-			if (!strcmp(mname, name)) {
-				*type_id = m->type;
-				return 0;
-			}
-			continue;
-		}
-		mt = btf__type_by_id(btf, skip_mods(btf, m->type));
-		if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
-		    !find_member(btf, skip_mods(btf, m->type), name, type_id))
-			return 0;
-	}
-	return -ENOENT;
-}
-
-struct resolver {
-	struct prog *p;
-	struct pprobe *pr;
-	const struct spec_str *src;	/* the scalar naming the field */
-	const char *what;		/* "filter", "print", ... */
-};
-
-static int unknown_field(struct resolver *r, const char *name, size_t off)
-{
-	const char **cands = NULL;
-	const char *hint;
-	struct strbuf list;
-	int n = 0, i;
-
-	sb_init(&list);
-	if (r->pr->attach == ATTACH_TRACEPOINT) {
-		for (i = 0; i < r->pr->ev->nr_fields; i++) {
-			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
-			cands[n++] = r->pr->ev->fields[i].name;
-		}
-	} else {
-		for (i = 0; i < r->pr->raw->nr_args; i++) {
-			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
-			cands[n++] = r->pr->raw->args[i].name;
-			sb_printf(&list, "%s%s", i ? ", " : "", r->pr->raw->args[i].name);
-		}
-	}
-	hint = spec_suggest(name, cands, n);
-	if (hint)
-		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s (did you mean '%s'?)",
-			   name, r->what, hint);
-	else if (r->pr->attach != ATTACH_TRACEPOINT)
-		spec_error(r->p->spec, &r->src->loc, off,
-			   "unknown field '%s' in %s: not an argument of raw tracepoint %s (%s), "
-			   "nor a member read through one", name, r->what, r->pr->raw->name, list.buf);
-	else
-		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s: %s/%s has no such field",
-			   name, r->what, r->pr->ev->sys, r->pr->ev->name);
-	sb_free(&list);
-	free(cands);
-	return -EINVAL;
-}
-
-/* Fill v from a raw argument and a member chain ("pid" or "mm", "owner"). */
-static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
-		     int nr_members, size_t off)
-{
-	const struct btf *btf = r->p->btf;
-	struct tinfo ti;
-	struct strbuf path;
-	__u32 id = a->type_id;
-	int i;
-
-	sb_init(&path);
-	if (classify(btf, id, &ti))
-		goto unsupported;
-	if (nr_members && ti.kind == PV_PTR && ti.struct_id) {
-		static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta" };
-		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
-
-		/* CO-RE reads start from a local: args->x would be relocated against the args struct */
-		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
-					btf__name_by_offset(btf, st->name_off));
-		v->arg_local = xstrdup(a->name);
-		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
-		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
-		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
-			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
-				free(v->arg_local);
-				v->arg_local = xasprintf("arg_%s", a->name);
-				break;
-			}
-	}
-	for (i = 0; i < nr_members; i++) {
-		if (ti.kind != PV_PTR || !ti.struct_id) {
-			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
-				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		if (find_member(btf, ti.struct_id, members[i], &id)) {
-			const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
-
-			spec_error(r->p->spec, &r->src->loc, off, "%s %s has no member '%s'",
-				   btf_is_union(st) ? "union" : "struct",
-				   btf__name_by_offset(btf, st->name_off), members[i]);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		sb_printf(&path, "%s%s", i ? ", " : "", members[i]);
-		if (classify(btf, id, &ti))
-			goto unsupported;
-	}
-	v->src = PV_RAW;
-	v->kind = ti.kind;
-	v->size = ti.size;
-	v->is_signed = ti.is_signed;
-	v->str_ptr = ti.str_ptr;
-	v->arg = xstrdup(a->name);
-	v->path = nr_members ? sb_steal(&path) : NULL;
-	sb_free(&path);
-	return 0;
-unsupported:
-	spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
-		   "(integers, enums, pointers and char strings only)", v->name);
-	sb_free(&path);
-	return -EINVAL;
-}
-
-static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
-{
-	for (int i = 0; i < tp->nr_args; i++)
-		if (!strcmp(tp->args[i].name, name))
-			return &tp->args[i];
-	return NULL;
-}
-
-static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, size_t off)
-{
-	const struct raw_tp *tp = r->pr->raw;
-	const struct raw_arg *a, *found = NULL;
-	char *members[16], *copy, *s, *arrow;
-	struct tinfo ti;
-	__u32 id;
-	int n = 0, i, err, nfound = 0;
-	const char *rest = NULL;
-
-	if (strstr(name, "->")) {
-		copy = xstrdup(name);
-		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
-			*arrow = '\0';
-			members[n++] = s;
-		}
-		members[n++] = s;
-		a = find_arg(tp, members[0]);
-		if (!a) {
-			err = unknown_field(r, members[0], off);
-			free(copy);
-			return err;
-		}
-		err = raw_value(r, v, a, members + 1, n - 1, off);
-		free(copy);
-		return err;
-	}
-	a = find_arg(tp, name);
-	if (a)
-		return raw_value(r, v, a, NULL, 0, off);
-	/*
-	 * Format fields that the kernel fills from an argument's members, as
-	 * sched_switch's next_comm (next->comm) or sched_wakeup's pid (p->pid):
-	 * "<arg>_<member>" first, then a member that exactly one argument has.
-	 */
-	for (i = 0; i < tp->nr_args; i++) {
-		size_t len = strlen(tp->args[i].name);
-
-		if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
-			continue;
-		if (!strncmp(name, tp->args[i].name, len) && name[len] == '_' &&
-		    !find_member(r->p->btf, ti.struct_id, name + len + 1, &id)) {
-			found = &tp->args[i];
-			rest = name + len + 1;
-			nfound = 1;
-			break;
-		}
-	}
-	if (!found) {
-		for (i = 0; i < tp->nr_args; i++) {
-			if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
-			    !ti.struct_id || find_member(r->p->btf, ti.struct_id, name, &id))
-				continue;
-			if (!found)
-				found = &tp->args[i];
-			nfound++;
-		}
-		rest = name;
-	}
-	if (nfound > 1) {
-		spec_error(r->p->spec, &r->src->loc, off, "'%s' is ambiguous on raw tracepoint %s: "
-			   "write '%s->%s' or another argument", name, tp->name, found->name, name);
-		return -EINVAL;
-	}
-	if (!found)
-		return -ENOENT;
-	members[0] = (char *)rest;
-	return raw_value(r, v, found, members, 1, off);
-}
-
-static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, size_t off)
-{
-	const struct tp_event *ev = r->pr->ev;
-	const struct tp_field *f = NULL;
-	int i;
-
-	for (i = 0; i < ev->nr_fields; i++)
-		if (!strcmp(ev->fields[i].name, name))
-			f = &ev->fields[i];
-	if (!f)
-		return -ENOENT;
-	if (f->offset < 8) {
-		/* tp programs cannot read the common header; common_pid is the current thread */
-		if (!strcmp(f->name, "common_pid")) {
-			v->src = PV_TID;
-			v->kind = PV_INT;
-			v->size = 4;
-			v->is_signed = true;
-			return 0;
-		}
-		spec_error(r->p->spec, &r->src->loc, off, "'%s' is in the common header, which BPF "
-			   "programs cannot read (common_pid can be read)", name);
-		return -EINVAL;
-	}
-	v->src = PV_CTX;
-	v->field = f;
-	switch (f->kind) {
-	case FIELD_SCALAR:
-		if (f->size > 8)
-			break;
-		v->kind = PV_INT;
-		v->size = f->size;
-		v->is_signed = f->is_signed;
-		return 0;
-	case FIELD_POINTER:
-		v->kind = PV_PTR;
-		v->size = 8;
-		return 0;
-	case FIELD_ARRAY:
-		if (!f->is_string)
-			break;
-		v->kind = PV_STR;
-		v->size = f->size;
-		return 0;
-	case FIELD_DATA_LOC:
-	case FIELD_REL_LOC:
-		if (!f->is_string)
-			break;
-		v->kind = PV_STR;
-		v->size = 0;
-		return 0;
-	default:
-		break;
-	}
-	spec_error(r->p->spec, &r->src->loc, off, "field '%s' (%s) has a type tpgen cannot read here "
-		   "(integers, pointers and char strings only)", name, f->type);
-	return -EINVAL;
-}
-
-static char *c_name_of(const char *name)
-{
-	char *c = xmalloc(strlen(name) + 1), *d = c;
-	const char *s;
-
-	for (s = name; *s; s++) {
-		if (s[0] == '-' && s[1] == '>') {
-			*d++ = '_';
-			s++;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-	return c;
-}
-
-/* The value 'name' of the probe (added once), its index, or -EINVAL (reported). */
-static int resolve(struct resolver *r, const char *name, size_t off)
-{
-	struct pprobe *pr = r->pr;
-	struct pvalue v = { .name = (char *)name };
-	int i, err;
-
-	for (i = 0; i < pr->nr_vals; i++)
-		if (!strcmp(pr->vals[i].name, name))
-			return i;
-	if (pr->attach == ATTACH_TRACEPOINT)
-		err = resolve_ctx(r, &v, name, off);
-	else
-		err = resolve_raw(r, &v, name, off);
-	if (err == -ENOENT) {
-		/* tracefs' COMM and CPU, and 'comm'/'cpu' where the event has no such field */
-		if (!strcmp(name, "COMM") || !strcmp(name, "comm")) {
-			v.src = PV_COMM;
-			v.kind = PV_STR;
-			v.size = 16;
-			err = 0;
-		} else if (!strcmp(name, "CPU") || !strcmp(name, "cpu")) {
-			v.src = PV_CPU;
-			v.kind = PV_INT;
-			v.size = 4;
-			err = 0;
-		} else {
-			return unknown_field(r, name, off);
-		}
-	}
-	if (err)
-		return err;
-	if (v.src == PV_COMM || v.src == PV_CPU)
-		for (i = 0; i < pr->nr_vals; i++)
-			if (pr->vals[i].src == v.src)
-				return i;
-	if (v.src == PV_CTX)
-		v.cname = xstrdup(v.field->cname);
-	else if (v.src == PV_TID)
-		v.cname = xstrdup("common_pid");
-	else if (v.src == PV_COMM || v.src == PV_CPU)
-		v.cname = xstrdup(!strcmp(name, "COMM") ? "comm" : !strcmp(name, "CPU") ? "cpu" : name);
-	else
-		v.cname = c_name_of(name);
-	for (i = 0; i < pr->nr_vals; i++) {
-		if (!strcmp(pr->vals[i].cname, v.cname)) {
-			spec_error(r->p->spec, &r->src->loc, off, "'%s' and '%s' would share the record member "
-				   "'%s'", pr->vals[i].name, name, v.cname);
-			free(v.cname);
-			free(v.arg);
-			free(v.path);
-			return -EINVAL;
-		}
-	}
-	v.name = xstrdup(name);
-	pr->vals = xrealloc(pr->vals, (pr->nr_vals + 1) * sizeof(*pr->vals));
-	pr->vals[pr->nr_vals] = v;
-	return pr->nr_vals++;
-}
-
-static int filter_resolve(void *ctx, const char *name, size_t off, struct filter_field *f)
-{
-	struct resolver *r = ctx;
-	const struct pvalue *v;
-	int id;
-
-	id = resolve(r, name, off);
-	if (id < 0)
-		return id;
-	v = &r->pr->vals[id];
-	f->is_str = v->kind == PV_STR;
-	f->is_signed = v->is_signed;
-	f->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->size;
-	return id;
-}
-
-static int resolve_list(struct resolver *r, const struct spec_list *l, int **out, int *nr)
-{
-	int i, id;
-
-	for (i = 0; i < l->nr; i++) {
-		r->src = &l->v[i];
-		id = resolve(r, l->v[i].s, 0);
-		if (id < 0)
-			return id;
-		for (int j = 0; j < *nr; j++) {
-			if ((*out)[j] == id) {
-				spec_error(r->p->spec, &l->v[i].loc, 0, "'%s' is listed twice", l->v[i].s);
-				return -EINVAL;
-			}
-		}
-		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
-		(*out)[(*nr)++] = id;
-	}
-	return 0;
-}
-
-/* ---- probes ------------------------------------------------------------ */
+/* Probes (entries and latency ends) in one spec: each is code in the kernel. */
+#define PROG_MAX_PROBES	256
 
 static int find_event(struct prog *p, struct pprobe *pr)
 {
@@ -523,30 +66,6 @@ static int find_raw(struct prog *p, struct pprobe *pr)
 	return -EINVAL;
 }
 
-static bool type_in_btf(const struct btf *btf, const char *name)
-{
-	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_STRUCT) >= 0;
-}
-
-/* "sched_switch", then "sched_switch_2" for the next probe of the same event. */
-static char *probe_name(struct prog *p, const char *base)
-{
-	char *name = xstrdup(base);
-	int n = 1;
-
-	for (;;) {
-		int i;
-
-		for (i = 0; i < p->nr_probes; i++)
-			if (p->probes[i].pname && !strcmp(p->probes[i].pname, name))
-				break;
-		if (i == p->nr_probes)
-			return name;
-		free(name);
-		name = xasprintf("%s_%d", base, ++n);
-	}
-}
-
 static char *upper(const char *a, const char *b)
 {
 	char *s = xasprintf("%s_%s", a, b);
@@ -554,88 +73,477 @@ static char *upper(const char *a, const char *b)
 	for (char *c = s; *c; c++)
 		if (*c >= 'a' && *c <= 'z')
 			*c -= 'a' - 'A';
+		else if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			*c = '_';
 	return s;
 }
 
-static char *struct_name(struct prog *p, const char *pname, const char *suffix)
-{
-	char *s = xasprintf("%s_%s", pname, suffix);
+/* ---- expressions and items ----------------------------------------------- */
 
-	if (type_in_btf(p->btf, s)) {	/* the kernel has one: vmlinux.h would clash */
-		free(s);
-		s = xasprintf("%s__%s_%s", p->spec->tool.s, pname, suffix);
-	}
-	return s;
-}
-
-int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
+/* Parse and type 'src' in the probe; a condition when 'cond'. */
+static int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out)
 {
-	struct resolver r;
-	struct pprobe *pr;
 	int err;
 
+	r->src = src;
+	err = expr_parse(r->p->spec, src, out);
+	if (!err)
+		err = expr_check(*out, r->p->spec, src, cond, value_expr_resolve, r, &r->pr->lits);
+	if (err) {
+		expr_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+/* A C member name from what was written: "exit_code >> 8" -> "exit_code_8" */
+static char *member_name(const char *s)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	if (*s >= '0' && *s <= '9')
+		sb_putc(&sb, 'v');
+	for (; *s; s++) {
+		bool id = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+			  *s == '_';
+
+		if (id)
+			sb_putc(&sb, *s);
+		else if (sb.len && sb.buf[sb.len - 1] != '_')
+			sb_putc(&sb, '_');
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '_')
+		sb.buf[--sb.len] = '\0';
+	if (!sb.len)
+		sb_puts(&sb, "value");
+	return sb_steal(&sb);
+}
+
+/* A value of an item: a bare name is the value itself; anything else is computed. */
+static int item_value(struct resolver *r, const struct spec_item *it, bool str_ok, int *val)
+{
+	struct expr *e;
+	int err;
+
+	err = probe_expr(r, &it->expr, false, &e);
+	if (err)
+		return err;
+	if (e->op == EX_REF) {
+		*val = e->ref;
+		expr_free(e);
+	} else {
+		*val = value_add_expr(r->pr, e, it->label.s ? it->label.s : it->expr.s);
+	}
+	if (!str_ok && r->pr->vals[*val].kind == PV_STR) {
+		spec_error(r->p->spec, &it->expr.loc, 0, "%s needs a number, and '%s' is a string", r->what,
+			   it->expr.s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
+{
+	int i, j, val, err, n;
+
+	for (i = 0; i < l->nr; i++) {
+		struct pitem *it;
+		char *cname;
+
+		err = item_value(r, &l->v[i], str_ok, &val);
+		if (err)
+			return err;
+		if (!l->v[i].label.s) {
+			for (j = 0; j < out->nr; j++)
+				if (out->v[j].val == val && r->pr->vals[val].src != PV_EXPR) {
+					spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is listed twice",
+						   l->v[i].expr.s);
+					return -EINVAL;
+				}
+		}
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		it = &out->v[out->nr++];
+		it->val = val;
+		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
+		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
+			r->pr->vals[val].src == PV_EXPR ? member_name(l->v[i].expr.s) : xstrdup(r->pr->vals[val].cname);
+		/* members of one struct are unique: name_2, name_3 after the first */
+		it->cname = xstrdup(cname);
+		for (n = 2, j = 0; j < out->nr - 1; j++) {
+			if (strcmp(out->v[j].cname, it->cname))
+				continue;
+			free(it->cname);
+			it->cname = xasprintf("%s_%d", cname, n++);
+			j = -1;
+		}
+		free(cname);
+	}
+	return 0;
+}
+
+static void items_free(struct pitems *l)
+{
+	for (int i = 0; i < l->nr; i++) {
+		free(l->v[i].label);
+		free(l->v[i].cname);
+	}
+	free(l->v);
+}
+
+static const struct spec_items tid_key = {
+	.v = (struct spec_item[]){ { .expr = { .s = "tid" } } },
+	.nr = 1,
+};
+
+/* ---- save, join, let ------------------------------------------------------ */
+
+static int find_set(const struct prog *p, const char *name)
+{
+	for (int i = 0; i < p->nr_sets; i++)
+		if (!strcmp(p->sets[i].name, name))
+			return i;
+	return -1;
+}
+
+static void member_of(struct pvalue *m, const struct pvalue *v, const char *cname)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
+	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
+	m->is_signed = v->is_signed;
+	m->cname = xstrdup(cname);
+	m->name = xstrdup(cname);
+}
+
+static int add_save(struct resolver *r, const struct spec_save *ss)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct psave *sv;
+	struct psaved *set;
+	int err, i, s;
+
+	pr->saves = xrealloc(pr->saves, (pr->nr_saves + 1) * sizeof(*pr->saves));
+	sv = &pr->saves[pr->nr_saves++];
+	memset(sv, 0, sizeof(*sv));
+	r->what = "a saved key";
+	err = add_items(r, ss->key.nr ? &ss->key : &tid_key, &sv->key, true);
+	r->what = "a saved value";
+	if (!err)
+		err = add_items(r, &ss->values, &sv->values, true);
+	if (err)
+		return err;
+	s = find_set(p, ss->name.s);
+	if (s < 0) {
+		char *base;
+
+		p->sets = xrealloc(p->sets, (p->nr_sets + 1) * sizeof(*p->sets));
+		s = p->nr_sets++;
+		set = &p->sets[s];
+		memset(set, 0, sizeof(*set));
+		set->name = xstrdup(ss->name.s);
+		set->first = ss;
+		set->map = prog_ident(p, ss->name.s);
+		base = xasprintf("%s_key", ss->name.s);
+		set->key_struct = prog_ident(p, base);
+		free(base);
+		base = xasprintf("%s_val", ss->name.s);
+		set->val_struct = prog_ident(p, base);
+		free(base);
+		set->keys = xcalloc(sv->key.nr, sizeof(*set->keys));
+		set->nr_keys = sv->key.nr;
+		for (i = 0; i < sv->key.nr; i++)
+			member_of(&set->keys[i], &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
+		set->members = xcalloc(sv->values.nr, sizeof(*set->members));
+		set->nr_members = sv->values.nr;
+		for (i = 0; i < sv->values.nr; i++)
+			member_of(&set->members[i], &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
+	}
+	sv->set = s;
+	set = &p->sets[s];
+	/* every save of one name keeps the same values under the same key */
+	if (sv->key.nr != set->nr_keys) {
+		spec_error(p->spec, &ss->loc, 0, "'%s' is saved with %d key value%s here and %d at line %d",
+			   ss->name.s, sv->key.nr, sv->key.nr == 1 ? "" : "s", set->nr_keys, set->first->loc.line);
+		return -EINVAL;
+	}
+	for (i = 0; i < sv->key.nr; i++)
+		if ((pr->vals[sv->key.v[i].val].kind == PV_STR) != (set->keys[i].kind == PV_STR)) {
+			spec_error(p->spec, &ss->loc, 0, "key %d of '%s' is a %s here, and a %s at line %d",
+				   i + 1, ss->name.s, set->keys[i].kind == PV_STR ? "number" : "string",
+				   set->keys[i].kind == PV_STR ? "string" : "number", set->first->loc.line);
+			return -EINVAL;
+		}
+	if (sv->values.nr != set->nr_members)
+		goto mismatch;
+	for (i = 0; i < sv->values.nr; i++) {
+		int m;
+
+		for (m = 0; m < set->nr_members; m++)
+			if (!strcmp(set->members[m].cname, sv->values.v[i].cname))
+				break;
+		if (m == set->nr_members ||
+		    (set->members[m].kind == PV_STR) != (pr->vals[sv->values.v[i].val].kind == PV_STR))
+			goto mismatch;
+	}
+	return 0;
+mismatch:
+	spec_error(p->spec, &ss->loc, 0, "'%s' saves other values at line %d: every save of a name "
+		   "keeps the same values", ss->name.s, set->first->loc.line);
+	return -EINVAL;
+}
+
+static int add_join(struct resolver *r, const struct spec_join *sj)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct pjoin *j;
+	int s, err, i;
+
+	s = find_set(p, sj->name.s);
+	if (s < 0) {
+		spec_error(p->spec, sj->key.nr ? &sj->loc : &sj->name.loc, 0,
+			   "no 'save' names '%s' (an entry that comes first must save it)", sj->name.s);
+		return -EINVAL;
+	}
+	for (i = 0; i < pr->nr_joins; i++)
+		if (pr->joins[i].set == s) {
+			spec_error(p->spec, &sj->name.loc, 0, "'%s' is joined twice here", sj->name.s);
+			return -EINVAL;
+		}
+	pr->joins = xrealloc(pr->joins, (pr->nr_joins + 1) * sizeof(*pr->joins));
+	j = &pr->joins[pr->nr_joins++];
+	memset(j, 0, sizeof(*j));
+	j->set = s;
+	p->sets[s].joined = true;
+	r->what = "a join key";
+	err = add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
+	if (err)
+		return err;
+	if (j->key.nr != p->sets[s].nr_keys) {
+		spec_error(p->spec, &sj->loc, 0, "'%s' is saved under %d key value%s, and joined with %d",
+			   sj->name.s, p->sets[s].nr_keys, p->sets[s].nr_keys == 1 ? "" : "s", j->key.nr);
+		return -EINVAL;
+	}
+	for (i = 0; i < j->key.nr; i++)
+		if ((pr->vals[j->key.v[i].val].kind == PV_STR) != (p->sets[s].keys[i].kind == PV_STR)) {
+			spec_error(p->spec, &sj->loc, 0, "key %d of '%s' is a %s where it is saved",
+				   i + 1, sj->name.s, p->sets[s].keys[i].kind == PV_STR ? "string" : "number");
+			return -EINVAL;
+		}
+	j->local = xasprintf("%s", sj->name.s);
+	j->del = !sj->keep;
+	return 0;
+}
+
+static int add_let(struct resolver *r, const struct spec_let *sl)
+{
+	static const char *const taken[] = { "ctx", "args", "e", "key", "val", "zero", "slot", "err" };
+	struct pprobe *pr = r->pr;
+	struct plet *l;
+	struct expr *e;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(sl->name.s, taken[i]) || !strncmp(sl->name.s, "buf_", 4)) {
+			spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is a name the generated handler uses; "
+				   "choose another", sl->name.s);
+			return -EINVAL;
+		}
+	if (value_find(r, sl->name.s, 0) >= 0 || find_set(r->p, sl->name.s) >= 0) {
+		spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is already a value here; choose another name",
+			   sl->name.s);
+		return -EINVAL;
+	}
+	r->what = "let";
+	err = probe_expr(r, &sl->expr, false, &e);
+	if (err)
+		return err;
+	if (e->t.kind == ET_STR) {
+		spec_error(r->p->spec, &sl->expr.loc, 0, "'let' names numbers, and '%s' is a string", sl->expr.s);
+		expr_free(e);
+		return -EINVAL;
+	}
+	pr->lets = xrealloc(pr->lets, (pr->nr_lets + 1) * sizeof(*pr->lets));
+	l = &pr->lets[pr->nr_lets++];
+	memset(l, 0, sizeof(*l));
+	l->name = xstrdup(sl->name.s);
+	l->local = xstrdup(sl->name.s);
+	l->expr = e;
+	l->type.kind = PV_INT;
+	l->type.size = e->t.size;
+	l->type.is_signed = e->t.is_signed;
+	return 0;
+}
+
+/* ---- aggregations ---------------------------------------------------------- */
+
+static int agg_value(struct resolver *r, const struct spec_str *src, const char *what)
+{
+	struct spec_item it = { .expr = *src };
+	int val, err;
+
+	r->what = what;
+	err = item_value(r, &it, false, &val);
+	return err ? err : val;
+}
+
+static char *agg_title(const struct pprobe *pr, const struct pagg *a, const struct spec_agg *sa)
+{
+	struct strbuf sb;
+	const char *sep = "";
+
+	if (sa->name.s)
+		return xstrdup(sa->name.s);
+	sb_init(&sb);
+	sb_printf(&sb, "%s: ", pr->sp->event.s);
+	if (sa->legacy && (a->fns & AGG_HIST)) {
+		sb_puts(&sb, sa->hist.s);
+		return sb_steal(&sb);
+	}
+#define FN(bit, text, src)								\
+	if (sa->fns & (bit)) {								\
+		sb_printf(&sb, "%s%s%s%s%s", sep, text, src ? "(" : "", src ? src : "", src ? ")" : ""); \
+		sep = ", ";								\
+	}
+	FN(AGG_COUNT, "count", (const char *)NULL)
+	FN(AGG_SUM, "sum", sa->sum.s)
+	FN(AGG_MIN, "min", sa->min.s)
+	FN(AGG_MAX, "max", sa->max.s)
+	FN(AGG_AVG, "avg", sa->avg.s)
+	FN(AGG_HIST, "hist", sa->hist.s)
+	FN(AGG_LHIST, "lhist", sa->lhist.s)
+#undef FN
+	for (int i = 0; i < a->keys.nr; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
+	return sb_steal(&sb);
+}
+
+static int add_agg(struct resolver *r, const struct spec_agg *sa)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct pagg *a;
+	char *base;
+	int err;
+
+	pr->aggs = xrealloc(pr->aggs, (pr->nr_aggs + 1) * sizeof(*pr->aggs));
+	a = &pr->aggs[pr->nr_aggs++];
+	memset(a, 0, sizeof(*a));
+	a->sa = sa;
+	a->sum = a->min = a->max = a->hist = -1;
+	a->fns = sa->fns;
+	r->what = sa->legacy ? "count" : "by";
+	err = add_items(r, &sa->by, &a->keys, true);
+	if (err)
+		return err;
+	if ((sa->fns & AGG_SUM) && (err = a->sum = agg_value(r, &sa->sum, "sum")) < 0)
+		return err;
+	if ((sa->fns & AGG_AVG) && a->sum < 0 && (err = a->sum = agg_value(r, &sa->avg, "avg")) < 0)
+		return err;
+	if ((sa->fns & AGG_MIN) && (err = a->min = agg_value(r, &sa->min, "min")) < 0)
+		return err;
+	if ((sa->fns & AGG_MAX) && (err = a->max = agg_value(r, &sa->max, "max")) < 0)
+		return err;
+	if ((sa->fns & AGG_HIST) && (err = a->hist = agg_value(r, &sa->hist, "hist")) < 0)
+		return err;
+	if ((sa->fns & AGG_LHIST) && (err = a->hist = agg_value(r, &sa->lhist, "lhist")) < 0)
+		return err;
+	if ((sa->fns & AGG_AVG) && (sa->fns & AGG_SUM) && strcmp(sa->sum.s, sa->avg.s)) {
+		spec_error(p->spec, &sa->avg.loc, 0, "avg is sum / count: give it the value of 'sum' (%s), "
+			   "or put it in an aggregate of its own", sa->sum.s);
+		return -EINVAL;
+	}
+	if (sa->fns & AGG_AVG)
+		a->fns |= AGG_SUM | AGG_COUNT;
+	a->nslots = sa->fns & AGG_LHIST ? (sa->lmax - sa->lmin + sa->lstep - 1) / sa->lstep + 2 : 64;
+	a->unit = sa->unit.s ? sa->unit.s : a->hist >= 0 ? pr->vals[a->hist].name : "";
+	base = sa->legacy ? xasprintf("%s_%s", pr->pname, sa->fns & AGG_HIST ? "hist" : "counts") :
+	       sa->name.s ? xstrdup(sa->name.s) : xasprintf("%s_agg", pr->pname);
+	a->map = prog_ident(p, base);
+	free(base);
+	if (a->keys.nr) {
+		base = xasprintf("%s_key", a->map);
+		a->key_struct = prog_ident(p, base);
+		free(base);
+	}
+	base = xasprintf("%s_val", a->map);
+	a->val_struct = prog_ident(p, base);
+	free(base);
+	a->title = agg_title(pr, a, sa);
+	p->any_agg = true;
+	if (a->fns & AGG_HIST)
+		p->any_hist = true;
+	else if (a->fns & AGG_LHIST)
+		p->any_lhist = true;
+	else
+		p->any_table = true;
+	return 0;
+}
+
+/* ---- probes ---------------------------------------------------------------- */
+
+static int new_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
+{
+	struct pprobe *pr;
+	char *base;
+	int err;
+
+	if (p->nr_probes >= PROG_MAX_PROBES) {
+		spec_error(p->spec, &sp->loc, 0, "more than %d entries: split the spec", PROG_MAX_PROBES);
+		return -EINVAL;
+	}
 	p->probes = xrealloc(p->probes, (p->nr_probes + 1) * sizeof(*p->probes));
-	pr = &p->probes[p->nr_probes];
+	pr = &p->probes[p->nr_probes++];
 	memset(pr, 0, sizeof(*pr));
 	pr->sp = sp;
-	pr->hist = -1;
 	pr->key = -1;
 	pr->lat = lat;
 	pr->lat_to = lat_to;
 	pr->attach = sp->attach ? sp->attach : p->spec->attach ? p->spec->attach : ATTACH_TRACEPOINT;
-	if (lat >= 0)
-		pr->pname = xasprintf("%s_%s", p->spec->lats[lat].name.s, lat_to ? "to" : "from");
-	else
-		pr->pname = probe_name(p, sp->name);
-	for (char *c = pr->pname; *c; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
-			*c = '_';
-	p->nr_probes++;
-	pr->handler = xasprintf("handle_%s", pr->pname);
-
+	base = lat >= 0 ? xasprintf("%s_%s", p->spec->lats[lat].name.s, lat_to ? "to" : "from")
+			: xstrdup(sp->name);
+	pr->pname = prog_ident(p, base);
+	free(base);
+	pr->func = xstrdup(pr->pname);
+	base = xasprintf("%s_filter", pr->pname);
+	pr->lit_prefix = prog_ident(p, base);
+	free(base);
 	if (pr->attach == ATTACH_TRACEPOINT)
 		err = find_event(p, pr);
 	else
 		err = p->raws ? find_raw(p, pr) : -ENOENT;
-	if (err)
-		return err;
+	return err;
+}
 
-	r.p = p;
-	r.pr = pr;
-	r.what = "filter";
-	if (sp->filter.s) {
-		err = filter_parse(p->spec, &sp->filter, &pr->filter);
-		if (err)
-			return err;
-		r.src = &sp->filter;
-		err = filter_check(pr->filter, p->spec, &sp->filter, filter_resolve, &r);
-		if (err)
-			return err;
+static int resolve_probe(struct prog *p, struct pprobe *pr)
+{
+	const struct spec_probe *sp = pr->sp;
+	struct resolver r = { .p = p, .pr = pr };
+	int err = 0, i;
+
+	for (i = 0; i < sp->nr_joins && !err; i++)
+		err = add_join(&r, &sp->joins[i]);
+	for (i = 0; i < sp->nr_lets && !err; i++)
+		err = add_let(&r, &sp->lets[i]);
+	if (!err && sp->filter.s) {
+		r.what = "filter";
+		err = probe_expr(&r, &sp->filter, true, &pr->filter);
 	}
+	for (i = 0; i < sp->nr_saves && !err; i++)
+		err = add_save(&r, &sp->saves[i]);
 	r.what = "print";
-	err = resolve_list(&r, &sp->print, &pr->print, &pr->nr_print);
-	if (err)
-		return err;
-	r.what = "count";
-	err = resolve_list(&r, &sp->count, &pr->count, &pr->nr_count);
-	if (err)
-		return err;
-	if (sp->hist.s) {
-		r.what = "hist";
-		r.src = &sp->hist;
-		pr->hist = resolve(&r, sp->hist.s, 0);
-		if (pr->hist < 0)
-			return pr->hist;
-		if (pr->vals[pr->hist].kind != PV_INT) {
-			spec_error(p->spec, &sp->hist.loc, 0, "hist needs a number, and '%s' is %s",
-				   sp->hist.s, pr->vals[pr->hist].kind == PV_STR ? "a string" : "a pointer");
-			return -EINVAL;
-		}
-	}
-	if (sp->key.s) {
+	if (!err)
+		err = add_items(&r, &sp->print, &pr->print, true);
+	for (i = 0; i < sp->nr_aggs && !err; i++)
+		err = add_agg(&r, &sp->aggs[i]);
+	if (!err && sp->key.s) {
 		r.what = "key";
 		r.src = &sp->key;
-		pr->key = resolve(&r, sp->key.s, 0);
+		pr->key = value_find(&r, sp->key.s, 0);
+		if (pr->key == -ENOENT)
+			return unknown_field(&r, sp->key.s, 0);
 		if (pr->key < 0)
 			return pr->key;
 		if (pr->vals[pr->key].kind == PV_STR) {
@@ -644,23 +552,29 @@ int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool la
 			return -EINVAL;
 		}
 	}
-	if (pr->nr_print) {
+	if (err)
+		return err;
+	if (pr->print.nr) {
+		char *base = xasprintf("%s_event", pr->pname);
+
 		pr->type_enum = upper(p->spec->tool.s, pr->pname);
-		pr->rec_struct = struct_name(p, pr->pname, "event");
+		pr->rec_struct = prog_ident(p, base);
+		free(base);
 		p->any_print = true;
-		for (int i = 0; i < pr->nr_print; i++)
-			if (pr->vals[pr->print[i]].kind == PV_STR)
+		for (i = 0; i < pr->print.nr; i++)
+			if (pr->vals[pr->print.v[i].val].kind == PV_STR)
 				p->any_str_print = true;
 	}
-	if (pr->nr_count) {
-		pr->key_struct = struct_name(p, pr->pname, "key");
-		p->any_count = true;
-	}
-	if (pr->hist >= 0 || lat >= 0)
-		p->any_hist = true;
-	for (int i = 0; i < pr->nr_vals; i++)
+	if (pr->lat >= 0)
+		p->any_lat = true;
+	for (i = 0; i < pr->nr_vals; i++) {
 		if (pr->vals[i].src == PV_RAW && pr->vals[i].path)
 			p->any_core = true;
+		if (pr->vals[i].src == PV_PPID)
+			p->any_core = true;
+		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR)
+			pr->uses_ctx = true;
+	}
 	if (pr->attach == ATTACH_TRACEPOINT) {
 		p->ctx_sel[pr->ev - p->evs->ev] = true;
 		p->any_ctx = true;
@@ -671,6 +585,93 @@ int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool la
 	return 0;
 }
 
+static bool same_program(const struct pprobe *a, const struct pprobe *b)
+{
+	if (a->attach != b->attach)
+		return false;
+	return a->attach == ATTACH_TRACEPOINT ? a->ev == b->ev : a->raw == b->raw;
+}
+
+int prog_resolve(struct prog *p)
+{
+	const struct spec *s = p->spec;
+	int i, j, err, pass;
+
+	for (i = 0; i < s->nr_events; i++) {
+		err = new_probe(p, &s->events[i], -1, false);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < s->nr_lats; i++) {
+		err = new_probe(p, &s->lats[i].from, i, false);
+		if (!err)
+			err = new_probe(p, &s->lats[i].to, i, true);
+		if (err)
+			return err;
+	}
+	/* saves first, so that a join knows what it finds, wherever it is written */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < p->nr_probes; i++) {
+			if ((p->probes[i].sp->nr_joins > 0) != pass)
+				continue;
+			err = resolve_probe(p, &p->probes[i]);
+			if (err)
+				return err;
+		}
+	for (i = 0; i < s->nr_lats; i++) {
+		const struct pprobe *from = &p->probes[s->nr_events + 2 * i], *to = from + 1;
+
+		if (from->vals[from->key].size != to->vals[to->key].size)
+			diag_warning(s->path, s->lats[i].loc.line, s->lats[i].loc.col,
+				     "latency '%s': the keys have different sizes; both are compared "
+				     "as 64-bit numbers", s->lats[i].name.s);
+	}
+	for (i = 0; i < p->nr_sets; i++)
+		if (!p->sets[i].joined) {
+			spec_error(p->spec, &p->sets[i].first->loc, 0, "'%s' is saved and never joined",
+				   p->sets[i].name);
+			return -EINVAL;
+		}
+	/* one program per tracepoint and attach type; entries run in the spec's order */
+	for (i = 0; i < p->nr_probes; i++) {
+		struct pprobe *pr = &p->probes[i];
+
+		for (j = 0; j < i && !same_program(&p->probes[j], pr); j++)
+			;
+		if (j < i) {
+			pr->handler = xstrdup(p->probes[j].handler);
+			p->probes[j].uses_ctx |= pr->uses_ctx;
+			continue;
+		}
+		char *base = xasprintf("handle_%s%s", pr->attach == ATTACH_TRACEPOINT ? pr->ev->name : pr->raw->name,
+				       pr->attach == ATTACH_RAW_TP ? "_raw" : pr->attach == ATTACH_TP_BTF ? "_btf" : "");
+		pr->handler = prog_ident(p, base);
+		pr->first_of_program = true;
+		free(base);
+	}
+	for (i = 0; i < p->nr_probes; i++)
+		if (p->probes[i].first_of_program)
+			for (j = i + 1; j < p->nr_probes; j++)
+				if (same_program(&p->probes[i], &p->probes[j]))
+					p->probes[i].uses_ctx |= p->probes[j].uses_ctx;
+	/* the last join of a name on a tracepoint deletes what it found, unless told to keep it */
+	for (i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_joins; k++) {
+			struct pjoin *jn = &p->probes[i].joins[k];
+
+			if (!jn->del)
+				continue;
+			for (j = i + 1; j < p->nr_probes; j++) {
+				if (!same_program(&p->probes[i], &p->probes[j]))
+					continue;
+				for (int l = 0; l < p->probes[j].nr_joins; l++)
+					if (p->probes[j].joins[l].set == jn->set)
+						jn->del = false;
+			}
+		}
+	return 0;
+}
+
 void prog_free(struct prog *p)
 {
 	int i, j;
@@ -678,27 +679,62 @@ void prog_free(struct prog *p)
 	for (i = 0; i < p->nr_probes; i++) {
 		struct pprobe *pr = &p->probes[i];
 
-		for (j = 0; j < pr->nr_vals; j++) {
-			free(pr->vals[j].name);
-			free(pr->vals[j].cname);
-			free(pr->vals[j].arg);
-			free(pr->vals[j].path);
-			free(pr->vals[j].arg_type);
-			free(pr->vals[j].arg_local);
-		}
+		for (j = 0; j < pr->nr_vals; j++)
+			pvalue_clear(&pr->vals[j]);
 		free(pr->vals);
-		free(pr->print);
-		free(pr->count);
-		filter_free(pr->filter);
+		for (j = 0; j < pr->nr_lets; j++) {
+			free(pr->lets[j].name);
+			free(pr->lets[j].local);
+			expr_free(pr->lets[j].expr);
+		}
+		free(pr->lets);
+		for (j = 0; j < pr->nr_joins; j++) {
+			items_free(&pr->joins[j].key);
+			free(pr->joins[j].local);
+		}
+		free(pr->joins);
+		for (j = 0; j < pr->nr_saves; j++) {
+			items_free(&pr->saves[j].key);
+			items_free(&pr->saves[j].values);
+		}
+		free(pr->saves);
+		items_free(&pr->print);
+		for (j = 0; j < pr->nr_aggs; j++) {
+			items_free(&pr->aggs[j].keys);
+			free(pr->aggs[j].map);
+			free(pr->aggs[j].key_struct);
+			free(pr->aggs[j].val_struct);
+			free(pr->aggs[j].title);
+		}
+		free(pr->aggs);
+		expr_free(pr->filter);
+		expr_lits_free(&pr->lits);
 		free(pr->pname);
 		free(pr->handler);
+		free(pr->func);
 		free(pr->type_enum);
 		free(pr->rec_struct);
-		free(pr->key_struct);
+		free(pr->lit_prefix);
 	}
+	for (i = 0; i < p->nr_sets; i++) {
+		struct psaved *set = &p->sets[i];
+
+		for (j = 0; j < set->nr_keys; j++)
+			pvalue_clear(&set->keys[j]);
+		for (j = 0; j < set->nr_members; j++)
+			pvalue_clear(&set->members[j]);
+		free(set->keys);
+		free(set->members);
+		free(set->name);
+		free(set->map);
+		free(set->key_struct);
+		free(set->val_struct);
+	}
+	free(p->sets);
 	free(p->probes);
 	free(p->ctx_sel);
 	free(p->raw_sel);
 	free(p->banner);
 	free(p->banner_ctx);
+	nametab_free(p->names);
 }

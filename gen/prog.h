@@ -9,6 +9,7 @@
 #define __TPGEN_PROG_H
 
 #include <stdbool.h>
+#include "expr.h"
 #include "filter.h"
 #include "model.h"
 #include "rawtp.h"
@@ -27,12 +28,24 @@ enum pvalue_kind {
 enum pvalue_src {
 	PV_CTX,			/* a format field of the tracepoint record: ctx->x */
 	PV_RAW,			/* a raw argument or members read through it */
-	PV_COMM,		/* COMM: the current task's comm */
-	PV_CPU,			/* CPU: the current CPU */
-	PV_TID,			/* common_pid: BPF cannot read the record's first 8 bytes */
+	PV_COMM,		/* comm: the current task's comm */
+	PV_CPU,			/* cpu: the current CPU */
+	PV_TID,			/* tid (and common_pid): BPF cannot read the record's first 8 bytes */
+	PV_PID,			/* pid: the process (tgid) */
+	PV_PPID,		/* ppid: the parent process */
+	PV_UID,
+	PV_GID,
+	PV_TIME,		/* time: bpf_ktime_get_ns() */
+	PV_CGROUP,		/* cgroup: the cgroup v2 id */
+	PV_USTR,		/* a string in user memory, at a char * of a syscalls/ event */
+	PV_SAVED,		/* join.member: a value a 'save' kept */
+	PV_LET,			/* a 'let' name */
+	PV_EXPR,		/* a value computed by an expression */
 };
 
-/* A value an event handler reads: a field, a raw argument, a member chain. */
+struct expr;
+
+/* A value an event handler reads: a field, a raw argument, a member chain, a built-in. */
 struct pvalue {
 	char *name;		/* as written: "next_comm", "prev->pid", "COMM" */
 	char *cname;		/* the member in records and keys: "next_comm", "prev_pid" */
@@ -40,38 +53,112 @@ struct pvalue {
 	enum pvalue_src src;
 	unsigned int size;	/* PV_INT: bytes; PV_STR: the array's size, 0 when dynamic */
 	bool is_signed;
-	const struct tp_field *field;	/* PV_CTX */
+	const struct tp_field *field;	/* PV_CTX, PV_USTR */
 	char *arg;		/* PV_RAW: the argument, "prev" */
 	char *path;		/* PV_RAW: members after it, "pid" or "mm, owner", or NULL */
 	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */
 	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
+	int join;		/* PV_SAVED: index in the probe's joins */
+	char *member;		/* PV_SAVED: the member of the saved values */
+	int let;		/* PV_LET: index in the probe's lets */
+	struct expr *expr;	/* PV_EXPR */
 };
 
-/* One BPF program: an events entry or one end of a latency pair. */
+/* A member of a record, a key or saved values: a value under a name. */
+struct pitem {
+	char *label;		/* the column: the label, or the value as written */
+	char *cname;		/* the C member */
+	int val;		/* index into the probe's vals */
+};
+
+struct pitems {
+	struct pitem *v;
+	int nr;
+};
+
+/* Values saved under one name, for every 'save' and 'join' of it (one BPF map). */
+struct psaved {
+	char *name;		/* as written */
+	char *map;		/* the map */
+	char *key_struct;
+	char *val_struct;
+	struct pvalue *keys;	/* the types of the key's members (name is the member) */
+	int nr_keys;
+	struct pvalue *members;	/* the saved values' members */
+	int nr_members;
+	const struct spec_save *first;
+	bool joined;
+};
+
+struct psave {
+	int set;
+	struct pitems key;
+	struct pitems values;
+};
+
+struct pjoin {
+	int set;
+	struct pitems key;
+	char *local;		/* the pointer to the saved values */
+	bool del;		/* this probe deletes them when done */
+};
+
+struct plet {
+	char *name;
+	char *local;
+	struct expr *expr;
+	struct pvalue type;	/* kind, size, sign */
+};
+
+/* An aggregation: one BPF map, printed as a table or histograms. */
+struct pagg {
+	const struct spec_agg *sa;
+	char *map;
+	char *key_struct;	/* NULL: no key (an array of one) */
+	char *val_struct;
+	char *title;
+	struct pitems keys;
+	int sum, min, max, hist;	/* indices into vals, or -1 (avg is sum / count) */
+	unsigned int fns;		/* enum agg_fn; AGG_AVG adds AGG_SUM and AGG_COUNT */
+	unsigned int nslots;		/* histograms */
+	const char *unit;
+};
+
+/* One entry of the spec (or one end of a latency pair) on one tracepoint. */
 struct pprobe {
 	const struct spec_probe *sp;
 	enum attach_kind attach;
 	struct tp_event *ev;	/* tracepoint programs */
 	struct raw_tp *raw;	/* raw_tp and tp_btf programs */
 	char *pname;		/* C prefix of everything this probe owns: "sched_switch" */
-	char *handler;		/* "handle_sched_switch" */
+	char *handler;		/* the program: "handle_sched_switch" (shared by probes of one tracepoint) */
+	char *func;		/* the entry's function in the program: "sched_switch" */
 	char *type_enum;	/* "SCHEDSNOOP_SCHED_SWITCH" (print only) */
 	char *rec_struct;	/* "sched_switch_event" (print only) */
-	char *key_struct;	/* "sched_switch_key" (count only) */
-	struct filter *filter;
-	struct pvalue *vals;	/* every value used, once each */
+	char *lit_prefix;	/* string literals of expressions */
+	struct expr *filter;
+	struct expr_lits lits;
+	struct pvalue *vals;	/* every value used, once each (computed ones per use) */
 	int nr_vals;
-	int *print;		/* indices into vals */
-	int nr_print;
-	int *count;
-	int nr_count;
-	int hist;		/* index into vals, or -1 */
+	struct plet *lets;
+	int nr_lets;
+	struct pjoin *joins;
+	int nr_joins;
+	struct psave *saves;
+	int nr_saves;
+	struct pitems print;
+	struct pagg *aggs;
+	int nr_aggs;
 	int key;		/* latency key, or -1 */
 	int lat;		/* index of the latency pair, or -1 */
 	bool lat_to;
+	bool first_of_program;	/* the first probe of its program: emits the SEC() */
+	bool uses_ctx;
 };
+
+struct nametab;
 
 struct prog {
 	struct spec *spec;
@@ -80,9 +167,13 @@ struct prog {
 	const struct btf *btf;
 	struct pprobe *probes;
 	int nr_probes;
+	struct psaved *sets;
+	int nr_sets;
+	struct nametab *names;	/* every global identifier of the generated C */
 	bool *ctx_sel;		/* events needing a ctx struct */
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
-	bool any_ctx, any_raw, any_print, any_count, any_hist, any_core, any_str_print;
+	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
+	bool any_str_print, any_lat;
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
@@ -103,18 +194,29 @@ struct tmpl_var {
 
 int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars);
-/* gen/prog.c: resolve one spec entry (or latency end) into a probe of p. */
-int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to);
+/* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
+int prog_resolve(struct prog *p);
 void prog_free(struct prog *p);
+/* A global identifier of the generated C, unique in the program, from 'base'. */
+char *prog_ident(struct prog *p, const char *base);
+void nametab_free(struct nametab *t);
 
-/* gen/emit_prog.c: the event as the spec names it ("sched/sched_switch"), for comments. */
-const char *pprobe_event(const struct pprobe *pr);
+/* gen/values.c: the values of one probe */
+struct resolver {
+	struct prog *p;
+	struct pprobe *pr;
+	const struct spec_str *src;	/* the scalar naming the value */
+	const char *what;		/* "filter", "print", ... */
+};
 
-/* gen/emit_loader.c: the loader's print cases, summary, probe table and --help text. */
-void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
-void emit_summary(struct strbuf *sb, const struct prog *p);
-void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
-void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
+/* The value 'name' of the probe (added once), its index, -ENOENT, or -EINVAL (reported). */
+int value_find(struct resolver *r, const char *name, size_t off);
+/* Add a computed value (expression) to the probe; its index. */
+int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
+/* The expression resolver of gen/expr.c over value_find(). */
+int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
+void pvalue_clear(struct pvalue *v);
+int unknown_field(struct resolver *r, const char *name, size_t off);
 
 /* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
 int load_template(const char *dir, const char *name, char **text);

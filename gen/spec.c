@@ -13,148 +13,9 @@
 #include "spec.h"
 #include "util.h"
 
-struct loader {
-	struct spec *spec;
-	yaml_document_t doc;
-};
+#include "spec_yaml.h"
 
-const char *attach_name(enum attach_kind a)
-{
-	switch (a) {
-	case ATTACH_TRACEPOINT:
-		return "tracepoint";
-	case ATTACH_RAW_TP:
-		return "raw_tp";
-	case ATTACH_TP_BTF:
-		return "tp_btf";
-	default:
-		return "unset";
-	}
-}
-
-/* Byte offset in the source of character 'off' of a scalar's value. */
-static size_t source_index(const struct spec *s, const struct spec_loc *loc, size_t off)
-{
-	size_t i = loc->index, n;
-
-	switch (loc->style) {
-	case SPEC_PLAIN:
-		return loc->index + off;
-	case SPEC_SINGLE:
-		for (i++, n = 0; i < s->len && n < off; n++)
-			i += s->text[i] == '\'' && i + 1 < s->len && s->text[i + 1] == '\'' ? 2 : 1;
-		return i;
-	case SPEC_DOUBLE:
-		for (i++, n = 0; i < s->len && n < off; n++) {
-			if (s->text[i] != '\\' || i + 1 >= s->len) {
-				i++;
-				continue;
-			}
-			switch (s->text[i + 1]) {
-			case 'x':
-				i += 4;
-				break;
-			case 'u':
-				i += 6;
-				break;
-			case 'U':
-				i += 10;
-				break;
-			default:
-				i += 2;
-			}
-		}
-		return i;
-	default:
-		return loc->index;
-	}
-}
-
-void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt,
-		 va_list ap)
-{
-	size_t idx, start;
-	int line = 1, col;
-	char *msg;
-
-	if (vasprintf(&msg, fmt, ap) < 0)
-		msg = NULL;
-	if (!loc || !loc->line) {
-		diag_error(s->path, 0, 0, "%s", msg ? msg : fmt);
-		free(msg);
-		return;
-	}
-	idx = source_index(s, loc, off);
-	if (idx > s->len)
-		idx = s->len;
-	start = 0;
-	for (size_t i = 0; i < idx; i++) {
-		if (s->text[i] == '\n') {
-			line++;
-			start = i + 1;
-		}
-	}
-	col = (int)(idx - start) + 1;
-	diag_error(s->path, line, col, "%s", msg ? msg : fmt);
-	diag_caret(s->text + start, col);
-	free(msg);
-}
-
-void spec_error(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	spec_verror(s, loc, off, fmt, ap);
-	va_end(ap);
-}
-
-static int edit_distance(const char *a, const char *b)
-{
-	int la = strlen(a), lb = strlen(b), i, j, *row, prev, tmp, best;
-
-	if (la > 64 || lb > 64)
-		return 100;
-	row = xcalloc(lb + 1, sizeof(*row));
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			best = prev + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	best = row[lb];
-	free(row);
-	return best;
-}
-
-const char *spec_suggest(const char *word, const char *const *cands, int n)
-{
-	const char *best = NULL;
-	int i, d, bestd = 1000, limit = strlen(word) / 3;
-
-	if (limit < 2)
-		limit = 2;
-	for (i = 0; i < n; i++) {
-		d = edit_distance(word, cands[i]);
-		if (d < bestd) {
-			bestd = d;
-			best = cands[i];
-		}
-	}
-	return bestd <= limit ? best : NULL;
-}
-
-static struct spec_loc node_loc(const yaml_node_t *node)
+struct spec_loc node_loc(const yaml_node_t *node)
 {
 	struct spec_loc loc = {
 		.line = node->start_mark.line + 1,
@@ -182,10 +43,7 @@ static struct spec_loc node_loc(const yaml_node_t *node)
 	return loc;
 }
 
-static int node_error(struct loader *ld, const yaml_node_t *node, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int node_error(struct loader *ld, const yaml_node_t *node, const char *fmt, ...)
+int node_error(struct loader *ld, const yaml_node_t *node, const char *fmt, ...)
 {
 	struct spec_loc loc = node_loc(node);
 	va_list ap;
@@ -196,7 +54,7 @@ static int node_error(struct loader *ld, const yaml_node_t *node, const char *fm
 	return -EINVAL;
 }
 
-static const char *node_kind(const yaml_node_t *node)
+const char *node_kind(const yaml_node_t *node)
 {
 	switch (node->type) {
 	case YAML_SCALAR_NODE:
@@ -210,7 +68,7 @@ static const char *node_kind(const yaml_node_t *node)
 	}
 }
 
-static int get_str(struct loader *ld, yaml_node_t *node, const char *what, struct spec_str *out)
+int get_str(struct loader *ld, yaml_node_t *node, const char *what, struct spec_str *out)
 {
 	if (node->type != YAML_SCALAR_NODE)
 		return node_error(ld, node, "%s must be a string, not %s", what, node_kind(node));
@@ -219,34 +77,6 @@ static int get_str(struct loader *ld, yaml_node_t *node, const char *what, struc
 	free(out->s);
 	out->s = xstrndup((const char *)node->data.scalar.value, node->data.scalar.length);
 	out->loc = node_loc(node);
-	return 0;
-}
-
-/* A field list: [a, b] or a single "a". */
-static int get_list(struct loader *ld, yaml_node_t *node, const char *what, struct spec_list *out)
-{
-	yaml_node_item_t *it;
-	int err;
-
-	out->loc = node_loc(node);
-	if (node->type == YAML_SCALAR_NODE) {
-		out->v = xcalloc(1, sizeof(*out->v));
-		out->nr = 1;
-		return get_str(ld, node, what, &out->v[0]);
-	}
-	if (node->type != YAML_SEQUENCE_NODE)
-		return node_error(ld, node, "%s must be a list of field names, not %s", what,
-				  node_kind(node));
-	for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
-		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-		memset(&out->v[out->nr], 0, sizeof(out->v[0]));
-		out->nr++;
-		err = get_str(ld, yaml_document_get_node(&ld->doc, *it), what, &out->v[out->nr - 1]);
-		if (err)
-			return err;
-	}
-	if (!out->nr)
-		return node_error(ld, node, "%s is an empty list", what);
 	return 0;
 }
 
@@ -277,7 +107,7 @@ static int get_attach(struct loader *ld, yaml_node_t *node, enum attach_kind *a,
 }
 
 /* Check every key of a mapping against 'keys'; duplicates and unknown keys are errors. */
-static int check_keys(struct loader *ld, yaml_node_t *map, const char *what,
+int check_keys(struct loader *ld, yaml_node_t *map, const char *what,
 		      const char *const *keys, int nkeys)
 {
 	yaml_node_pair_t *p, *q;
@@ -309,13 +139,6 @@ next:;
 	return 0;
 }
 
-#define for_each_pair(ld, map, key, val, p)							\
-	for (p = (map)->data.mapping.pairs.start;						\
-	     p < (map)->data.mapping.pairs.top &&						\
-	     ((key = (const char *)yaml_document_get_node(&(ld)->doc, p->key)->data.scalar.value), \
-	      (val = yaml_document_get_node(&(ld)->doc, p->value)), 1);			\
-	     p++)
-
 /* "sched/sched_switch" or "sched:sched_switch": both parts non-empty names. */
 static int split_event(struct loader *ld, struct spec_probe *pr)
 {
@@ -344,7 +167,9 @@ static int split_event(struct loader *ld, struct spec_probe *pr)
 
 static int check_probe_keys(struct loader *ld, yaml_node_t *map, bool latency_end, const char *what)
 {
-	static const char *const ev_keys[] = { "event", "attach", "filter", "print", "count", "hist" };
+	static const char *const ev_keys[] = {
+		"event", "attach", "filter", "let", "join", "save", "print", "count", "hist", "aggregate",
+	};
 	static const char *const lat_keys[] = { "event", "attach", "filter", "key" };
 	if (map->type != YAML_MAPPING_NODE)
 		return node_error(ld, map, "%s must be a mapping with an 'event' key, not %s", what,
@@ -373,12 +198,20 @@ static int fill_probe(struct loader *ld, yaml_node_t *map, struct spec_probe *pr
 			err = get_attach(ld, val, &pr->attach, &pr->attach_loc);
 		else if (!strcmp(key, "filter"))
 			err = get_str(ld, val, "filter", &pr->filter);
+		else if (!strcmp(key, "let"))
+			err = get_lets(ld, val, pr);
+		else if (!strcmp(key, "join"))
+			err = get_joins(ld, val, pr);
+		else if (!strcmp(key, "save"))
+			err = get_saves(ld, val, pr);
 		else if (!strcmp(key, "print"))
-			err = get_list(ld, val, "print", &pr->print);
+			err = get_items(ld, val, "print", &pr->print);
 		else if (!strcmp(key, "count"))
-			err = get_list(ld, val, "count", &pr->count);
+			err = add_legacy_agg(ld, val, pr, false);
 		else if (!strcmp(key, "hist"))
-			err = get_str(ld, val, "hist", &pr->hist);
+			err = add_legacy_agg(ld, val, pr, true);
+		else if (!strcmp(key, "aggregate"))
+			err = get_aggs(ld, val, pr);
 		else if (!strcmp(key, "key"))
 			err = get_str(ld, val, "key", &pr->key);
 		if (err)
@@ -396,13 +229,13 @@ static int fill_probe(struct loader *ld, yaml_node_t *map, struct spec_probe *pr
 	if (latency_end && !pr->key.s)
 		return node_error(ld, map, "%s has no 'key' (the field joining both ends, such as pid)",
 				  what);
-	if (!latency_end && !pr->print.nr && !pr->count.nr && !pr->hist.s)
-		return node_error(ld, map, "event '%s' does nothing: give it 'print', 'count' or 'hist'",
-				  pr->event.s);
+	if (!latency_end && !pr->print.nr && !pr->nr_aggs && !pr->nr_saves)
+		return node_error(ld, map, "event '%s' does nothing: give it 'print', 'count', 'hist', "
+				  "'aggregate' or 'save'", pr->event.s);
 	return 0;
 }
 
-static bool is_ident(const char *s)
+bool spec_is_ident(const char *s)
 {
 	size_t i;
 
@@ -431,11 +264,11 @@ static bool is_c_keyword(const char *s)
 	return false;
 }
 
-static int check_ident(struct loader *ld, struct spec_str *v, const char *what, size_t max)
+int check_ident(struct loader *ld, struct spec_str *v, const char *what, size_t max)
 {
 	size_t i;
 
-	if (!is_ident(v->s)) {
+	if (!spec_is_ident(v->s)) {
 		for (i = 0; v->s[i]; i++)
 			if (!(v->s[i] == '_' || (v->s[i] >= 'a' && v->s[i] <= 'z') ||
 			      (v->s[i] >= 'A' && v->s[i] <= 'Z') || (i && v->s[i] >= '0' && v->s[i] <= '9')))
@@ -659,25 +492,6 @@ int spec_load(struct spec **out, const char *path)
 	return err;
 }
 
-static void free_list(struct spec_list *l)
-{
-	for (int i = 0; i < l->nr; i++)
-		free(l->v[i].s);
-	free(l->v);
-}
-
-static void free_probe(struct spec_probe *pr)
-{
-	free(pr->event.s);
-	free(pr->sys);
-	free(pr->name);
-	free(pr->filter.s);
-	free_list(&pr->print);
-	free_list(&pr->count);
-	free(pr->hist.s);
-	free(pr->key.s);
-}
-
 void spec_free(struct spec *s)
 {
 	int i;
@@ -685,12 +499,12 @@ void spec_free(struct spec *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nr_events; i++)
-		free_probe(&s->events[i]);
+		spec_probe_free(&s->events[i]);
 	for (i = 0; i < s->nr_lats; i++) {
 		free(s->lats[i].name.s);
 		free(s->lats[i].unit.s);
-		free_probe(&s->lats[i].from);
-		free_probe(&s->lats[i].to);
+		spec_probe_free(&s->lats[i].from);
+		spec_probe_free(&s->lats[i].to);
 	}
 	free(s->events);
 	free(s->lats);

@@ -45,6 +45,65 @@ enum attach_kind {
 	ATTACH_TP_BTF,		/* SEC("tp_btf/<tp>"), the raw arguments, BTF-typed */
 };
 
+/* A value of 'print', 'count', 'by', 'key' or 'values': "expr" or "label: expr". */
+struct spec_item {
+	struct spec_str label;	/* .s NULL when not given */
+	struct spec_str expr;
+};
+
+struct spec_items {
+	struct spec_item *v;
+	int nr;
+	struct spec_loc loc;
+};
+
+/* let: { name: expr, ... }: a named value for what follows */
+struct spec_let {
+	struct spec_str name;
+	struct spec_str expr;
+};
+
+/* save: values kept per key for a later event ('join' reads them) */
+struct spec_save {
+	struct spec_str name;
+	struct spec_items key;	/* default: tid */
+	struct spec_items values;
+	struct spec_loc loc;
+};
+
+/* join: the values saved under 'name' for 'key'; the event is skipped without them */
+struct spec_join {
+	struct spec_str name;
+	struct spec_items key;	/* default: tid */
+	bool keep;		/* do not delete them (default: the last join on the event deletes) */
+	struct spec_loc loc;
+};
+
+enum agg_fn {
+	AGG_COUNT = 1 << 0,
+	AGG_SUM = 1 << 1,
+	AGG_MIN = 1 << 2,
+	AGG_MAX = 1 << 3,
+	AGG_AVG = 1 << 4,
+	AGG_HIST = 1 << 5,	/* log2 */
+	AGG_LHIST = 1 << 6,	/* linear: min, max, step */
+};
+
+/* aggregate: a table or a histogram per key, kept in the kernel */
+struct spec_agg {
+	struct spec_str name;	/* the title; default from the event and the functions */
+	struct spec_items by;	/* the key; none: one row */
+	unsigned int fns;	/* enum agg_fn */
+	struct spec_str sum, min, max, avg, hist;
+	struct spec_str lhist;	/* the value of a linear histogram */
+	long long lmin, lmax, lstep;
+	struct spec_str unit;	/* histograms: what the value counts */
+	struct spec_str sort;	/* count | sum | min | max | avg | key (default: the first function) */
+	int top;		/* 0: every row */
+	struct spec_loc loc;
+	bool legacy;		/* from 'count:' or 'hist:' */
+};
+
 /* One use of an event: an entry of 'events:' or an end of a 'latency:' pair. */
 struct spec_probe {
 	struct spec_str event;	/* "sched/sched_switch" or "sched:sched_switch" as written */
@@ -53,9 +112,15 @@ struct spec_probe {
 	enum attach_kind attach;
 	struct spec_loc attach_loc;
 	struct spec_str filter;
-	struct spec_list print;
-	struct spec_list count;
-	struct spec_str hist;
+	struct spec_let *lets;
+	int nr_lets;
+	struct spec_join *joins;
+	int nr_joins;
+	struct spec_save *saves;
+	int nr_saves;
+	struct spec_items print;
+	struct spec_agg *aggs;	/* 'count:', 'hist:' and 'aggregate:' */
+	int nr_aggs;
 	struct spec_str key;	/* latency ends only */
 	struct spec_loc loc;
 };

@@ -116,9 +116,9 @@ static bool flush_output(void)
 	}
 	return !output_closed;
 }
-{{#if JSON_STR}}
 
-static void print_json_str(const char *s)
+/* a JSON string: quotes, backslashes, control bytes and bytes past ASCII escaped */
+static __attribute__((unused)) void print_json_str(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -126,14 +126,13 @@ static void print_json_str(const char *s)
 
 		if (c == '"' || c == '\\')
 			printf("\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+		else if (c < 0x20 || c >= 0x7f)
 			printf("\\u%04x", c);
 		else
 			putchar(c);
 	}
 	putchar('"');
 }
-{{/if}}
 {{#if HIST}}
 
 static void print_stars(unsigned long long val, unsigned long long val_max, int width)
@@ -157,7 +156,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static void print_log2_hist(const char *name, const __u64 *vals, int vals_size, const char *val_type)
+static __attribute__((unused)) void print_log2_hist(const char *name, const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -172,14 +171,19 @@ static void print_log2_hist(const char *name, const __u64 *vals, int vals_size, 
 	if (idx_max < 0)
 		return;
 	if (env.json) {
-		printf("{\"hist\":\"%s\",\"unit\":\"%s\",\"buckets\":[", name, val_type);
+		if (name)
+			printf("{\"hist\":\"%s\"", name);
+		printf(",\"unit\":");
+		print_json_str(val_type);
+		printf(",\"buckets\":[");
 		for (i = 0; i <= idx_max; i++)
 			printf("%s{\"low\":%llu,\"high\":%llu,\"count\":%llu}", i ? "," : "",
 			       i ? 1ULL << i : 0, slot_high(i), (unsigned long long)vals[i]);
 		printf("]}\n");
 		return;
 	}
-	printf("\n%s\n", name);
+	if (name)
+		printf("\n%s\n", name);
 	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
 	       idx_max <= 32 ? 19 : 29, val_type);
 	if (idx_max <= 32)
@@ -197,76 +201,381 @@ static void print_log2_hist(const char *name, const __u64 *vals, int vals_size, 
 	}
 }
 {{/if}}
-{{#if COUNT}}
+{{#if LHIST}}
 
-struct count_row {
-	const void *key;
-	__u64 count;
+/* a linear histogram: below min, [min + i*step, min + (i+1)*step), at or above the last */
+static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nslots, long long min, long long step,
+			      const char *val_type)
+{
+	unsigned long long val_max = 0;
+	int i, first = -1, last = -1;
+
+	for (i = 0; i < nslots; i++) {
+		if (vals[i] && first < 0)
+			first = i;
+		if (vals[i])
+			last = i;
+		if (vals[i] > val_max)
+			val_max = vals[i];
+	}
+	if (first < 0)
+		return;
+	if (env.json) {
+		printf(",\"unit\":");
+		print_json_str(val_type);
+		printf(",\"buckets\":[");
+		for (i = first; i <= last; i++)
+			printf("%s{\"low\":%lld,\"high\":%lld,\"count\":%llu}", i > first ? "," : "",
+			       i ? min + (i - 1) * step : LLONG_MIN,
+			       i == nslots - 1 ? LLONG_MAX : min + i * step - 1, (unsigned long long)vals[i]);
+		printf("]}\n");
+		return;
+	}
+	printf("     %-21s : count    distribution\n", val_type);
+	for (i = first; i <= last; i++) {
+		char range[48];
+
+		if (!i)
+			snprintf(range, sizeof(range), "< %lld", min);
+		else if (i == nslots - 1)
+			snprintf(range, sizeof(range), ">= %lld", min + (i - 1) * step);
+		else
+			snprintf(range, sizeof(range), "%lld -> %lld", min + (i - 1) * step, min + i * step - 1);
+		printf("%26s : %-8llu |", range, (unsigned long long)vals[i]);
+		print_stars(vals[i], val_max, 40);
+		printf("|\n");
+	}
+}
+{{/if}}
+{{#if AGG}}
+
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR };
+
+/* a member of a key: its heading, JSON name, place and kind */
+struct col {
+	const char *name;
+	const char *json;
+	unsigned int off, size;
+	enum col_kind kind;
 };
 
-static int cmp_rows(const void *a, const void *b)
-{
-	const struct count_row *x = a, *y = b;
+enum { AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8, AGG_AVG = 16, AGG_HIST = 32, AGG_LHIST = 64 };
 
-	if (x->count != y->count)
-		return x->count < y->count ? 1 : -1;
+/* an aggregation's map and how to print it */
+struct agg {
+	const char *title;
+	const char *json;		/* "counts", "agg" or "hist" */
+	const char *json_name;
+	const char *unit;
+	int fd;
+	unsigned int key_size, val_size;
+	const struct col *keys;
+	int nr_keys;
+	unsigned int fns;		/* AGG_* */
+	unsigned int off_count, off_sum, off_min, off_max, off_slots;
+	unsigned int is_signed;		/* 1: sum, 2: min, 4: max */
+	unsigned int nslots;
+	long long lmin, lstep;
+	unsigned int sort;		/* the function rows are sorted by (biggest first); 0: the key */
+	int top;
+};
+
+static struct agg aggs[] = {
+{{AGGS}}
+};
+
+static __u64 val_u64(const char *val, unsigned int off)
+{
+	__u64 v;
+
+	memcpy(&v, val + off, sizeof(v));
+	return v;
+}
+
+static const struct agg *sort_agg;
+
+static double sort_value(const char *row)
+{
+	const struct agg *a = sort_agg;
+	const char *val = row + a->key_size;
+	__u64 v;
+
+	switch (a->sort) {
+	case AGG_COUNT:
+		return val_u64(val, a->off_count);
+	case AGG_SUM:
+		v = val_u64(val, a->off_sum);
+		return a->is_signed & 1 ? (double)(__s64)v : (double)v;
+	case AGG_MIN:
+		v = val_u64(val, a->off_min);
+		return a->is_signed & 2 ? (double)(__s64)v : (double)v;
+	case AGG_MAX:
+		v = val_u64(val, a->off_max);
+		return a->is_signed & 4 ? (double)(__s64)v : (double)v;
+	case AGG_AVG:
+		v = val_u64(val, a->off_count);
+		return v ? (a->is_signed & 1 ? (double)(__s64)val_u64(val, a->off_sum) :
+			    (double)val_u64(val, a->off_sum)) / v : 0;
+	default:	/* histograms: by their total */
+		v = 0;
+		for (unsigned int i = 0; i < a->nslots; i++)
+			v += val_u64(val, a->off_slots + i * 8);
+		return v;
+	}
+}
+
+static __s64 col_value(const struct col *c, const char *key)
+{
+	__s64 v = 0;
+
+	switch (c->size) {
+	case 1:
+		v = c->kind == COL_S ? (__s64)*(__s8 *)(key + c->off) : (__s64)*(__u8 *)(key + c->off);
+		break;
+	case 2: {
+		__u16 x;
+
+		memcpy(&x, key + c->off, 2);
+		v = c->kind == COL_S ? (__s64)(__s16)x : (__s64)x;
+		break;
+	}
+	case 4: {
+		__u32 x;
+
+		memcpy(&x, key + c->off, 4);
+		v = c->kind == COL_S ? (__s64)(__s32)x : (__s64)x;
+		break;
+	}
+	default:
+		memcpy(&v, key + c->off, 8);
+	}
+	return v;
+}
+
+static int cmp_keys(const void *x, const void *y)
+{
+	const struct agg *a = sort_agg;
+
+	for (int i = 0; i < a->nr_keys; i++) {
+		const struct col *c = &a->keys[i];
+		int r;
+
+		if (c->kind == COL_STR) {
+			r = strncmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else {
+			__s64 u = col_value(c, x), v = col_value(c, y);
+
+			r = c->kind == COL_S ? (u > v) - (u < v) : ((__u64)u > (__u64)v) - ((__u64)u < (__u64)v);
+		}
+		if (r)
+			return r;
+	}
 	return 0;
 }
 
-/*
- * Read every key of a counting map into 'keys' (key_size each), sorted by
- * count, biggest first; with 'reset', delete them as they are read.
- */
-static int read_counts(int fd, size_t key_size, bool reset, char **keys, struct count_row **rows)
+static int cmp_rows(const void *x, const void *y)
 {
-	char *buf = NULL, *prev = NULL;
-	struct count_row *r = NULL;
-	int n = 0, cap = 0, err, i;
+	double u, v;
 
-	*keys = NULL;
-	*rows = NULL;
+	if (!sort_agg->sort)
+		return cmp_keys(x, y);
+	u = sort_value(x);
+	v = sort_value(y);
+	if (u != v)
+		return u < v ? 1 : -1;
+	return cmp_keys(x, y);
+}
+
+static int col_width(const struct col *c)
+{
+	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
+
+	return n > w ? n : w;
+}
+
+static void print_col(const struct col *c, const char *key, bool last)
+{
+	int w = last || env.json ? 0 : col_width(c);
+	__s64 v;
+
+	if (c->kind == COL_STR) {
+		if (env.json)
+			print_json_str(key + c->off);
+		else
+			printf("%-*.*s", w, (int)c->size, key + c->off);
+		return;
+	}
+	v = col_value(c, key);
+	if (c->kind == COL_PTR)
+		printf(env.json ? "\"0x%-*llx\"" : "0x%-*llx", w ? w - 2 : 0, (unsigned long long)v);
+	else if (c->kind == COL_S)
+		printf("%*lld", w, (long long)v);
+	else
+		printf("%*llu", w, (unsigned long long)v);
+}
+
+static void print_num(const struct agg *a, const char *val, unsigned int off, unsigned int sign_bit,
+		      const char *json)
+{
+	__u64 v = val_u64(val, off);
+
+	if (env.json)
+		printf(",\"%s\":", json);
+	if (a->is_signed & sign_bit)
+		printf(env.json ? "%lld" : " %10lld", (long long)v);
+	else
+		printf(env.json ? "%llu" : " %10llu", (unsigned long long)v);
+}
+
+/* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
+static int read_rows(const struct agg *a, bool reset, char **out)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf = NULL, *prev = NULL;
+	int n = 0, cap = 0;
+
 	for (;;) {
 		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			buf = realloc(buf, cap * key_size);
-			if (!buf)
+			char *nbuf = realloc(buf, (cap = cap ? cap * 2 : 256) * row);
+
+			if (!nbuf) {
+				free(buf);
 				return -ENOMEM;
+			}
+			buf = nbuf;
+			if (prev)
+				prev = buf + (n - 1) * row;
 		}
-		err = bpf_map_get_next_key(fd, prev, buf + n * key_size);
-		if (err)
+		if (bpf_map_get_next_key(a->fd, prev, buf + n * row))
 			break;
-		prev = buf + n * key_size;
+		prev = buf + n * row;
 		n++;
 	}
-	r = calloc(n ? n : 1, sizeof(*r));
-	if (!r) {
-		free(buf);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++) {
-		r[i].key = buf + i * key_size;
-		if (bpf_map_lookup_elem(fd, r[i].key, &r[i].count))
-			r[i].count = 0;
+	for (int i = 0; i < n; i++) {
+		char *key = buf + i * row;
+
+		if (bpf_map_lookup_elem(a->fd, key, key + a->key_size))
+			memset(key + a->key_size, 0, a->val_size);
 	}
 	if (reset)
-		for (i = 0; i < n; i++)
-			bpf_map_delete_elem(fd, r[i].key);
-	qsort(r, n, sizeof(*r), cmp_rows);
-	*keys = buf;
-	*rows = r;
+		for (int i = 0; i < n; i++)
+			bpf_map_delete_elem(a->fd, buf + i * row);
+	sort_agg = a;
+	qsort(buf, n, row, cmp_rows);
+	*out = buf;
 	return n;
+}
+
+/* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
+static void print_agg(const struct agg *a, bool reset)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf;
+	int n, i, k;
+
+	n = read_rows(a, reset, &buf);
+	if (n <= 0)
+		return;
+	if (a->top && n > a->top)
+		n = a->top;
+	if (!env.json && !(a->fns & (AGG_HIST | AGG_LHIST))) {
+		printf("\n%s\n", a->title);
+		if (a->fns & AGG_COUNT)
+			printf("%10s", "COUNT");
+		if (a->fns & AGG_SUM)
+			printf("%s%10s", a->fns & AGG_COUNT ? " " : "", "SUM");
+		if (a->fns & AGG_AVG)
+			printf(" %10s", "AVG");
+		if (a->off_min)
+			printf(" %10s", "MIN");
+		if (a->off_max)
+			printf(" %10s", "MAX");
+		for (k = 0; k < a->nr_keys; k++)
+			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
+			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+		printf("\n");
+	} else if (!env.json && a->nr_keys) {
+		printf("\n%s\n", a->title);
+	}
+	for (i = 0; i < n; i++) {
+		const char *key = buf + i * row, *val = key + a->key_size;
+
+		if (env.json) {
+			printf("{\"%s\":", a->json);
+			print_json_str(a->json_name);
+			for (k = 0; k < a->nr_keys; k++) {
+				printf(",\"%s\":", a->keys[k].json);
+				print_col(&a->keys[k], key, true);
+			}
+		} else if (a->fns & (AGG_HIST | AGG_LHIST)) {
+			if (!a->nr_keys)
+				printf("\n%s\n", a->title);
+			for (k = 0; k < a->nr_keys; k++) {
+				printf("%s%s = ", k ? ", " : "\n", a->keys[k].name);
+				print_col(&a->keys[k], key, true);
+			}
+			if (a->nr_keys)
+				printf("\n");
+		}
+		if (a->fns & (AGG_HIST | AGG_LHIST)) {
+			__u64 slots[a->nslots];
+
+			memcpy(slots, val + a->off_slots, sizeof(slots));
+			if (a->fns & AGG_HIST)
+				print_log2_hist(NULL, slots, a->nslots, a->unit);
+			else
+				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
+			continue;
+		}
+		if (a->fns & AGG_COUNT)
+			printf(env.json ? ",\"count\":%llu" : "%10llu", (unsigned long long)val_u64(val, a->off_count));
+		if (a->fns & AGG_SUM)
+			print_num(a, val, a->off_sum, 1, "sum");
+		if (a->fns & AGG_AVG) {
+			__u64 cnt = val_u64(val, a->off_count), sum = val_u64(val, a->off_sum);
+			double avg = !cnt ? 0 : a->is_signed & 1 ? (double)(__s64)sum / cnt : (double)sum / cnt;
+
+			printf(env.json ? ",\"avg\":%.2f" : " %10.1f", avg);
+		}
+		if (a->off_min)
+			print_num(a, val, a->off_min, 2, "min");
+		if (a->off_max)
+			print_num(a, val, a->off_max, 4, "max");
+		if (env.json) {
+			printf("}\n");
+			continue;
+		}
+		for (k = 0; k < a->nr_keys; k++) {
+			printf("  ");
+			print_col(&a->keys[k], key, k == a->nr_keys - 1);
+		}
+		printf("\n");
+	}
+	free(buf);
 }
 {{/if}}
 {{#if RINGBUF}}
 
-static void print_time(void)
+/* CLOCK_REALTIME - CLOCK_MONOTONIC: bpf_ktime_get_ns() is the monotonic clock */
+static __s64 wall_offset_ns;
+
+static void init_wall_offset(void)
+{
+	struct timespec mono, real;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	wall_offset_ns = (real.tv_sec - mono.tv_sec) * 1000000000LL + (real.tv_nsec - mono.tv_nsec);
+}
+
+/* the time the event happened, taken in the kernel */
+static void print_time(__u64 ts_ns)
 {
 	static char ts[16];
 	static time_t last;
-	time_t t;
+	time_t t = (time_t)(((__s64)ts_ns + wall_offset_ns) / 1000000000LL);
 
 	/* localtime() looks at /etc/localtime each call: once a second is enough */
-	time(&t);
 	if (t != last) {
 		strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 		last = t;
@@ -410,6 +719,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Failed to load BPF object: %s (-v shows the verifier's log)\n", strerror(-err));
 		goto cleanup;
 	}
+{{#if AGG}}
+	{{AGGS_SETUP}}
+{{/if}}
 	err = {{SKEL}}__attach(skel);
 	if (err) {
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));
@@ -430,6 +742,7 @@ int main(int argc, char **argv)
 
 	fprintf(stderr, "Tracing {{WHAT}}... Hit Ctrl-C to end.\n");
 {{#if RINGBUF}}
+	init_wall_offset();
 	print_header();
 {{/if}}
 	start = now();

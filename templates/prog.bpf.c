@@ -30,5 +30,10 @@ struct {
 /* records the ring buffer had no room for; the loader reports them */
 __u64 ringbuf_drops = 0;
 {{/if}}
+{{#if LOST}}
+
+/* updates a full map had no room for; the loader reports them */
+__u64 tpgen_lost = 0;
+{{/if}}
 {{MAPS}}
 {{HANDLERS}}

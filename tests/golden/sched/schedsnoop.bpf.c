@@ -21,16 +21,20 @@ struct {
 /* records the ring buffer had no room for; the loader reports them */
 __u64 ringbuf_drops = 0;
 
-/* sched/sched_process_exec: patterns of the filter */
+/* updates a full map had no room for; the loader reports them */
+__u64 tpgen_lost = 0;
+
+/* sched/sched_process_exec: strings of the filter */
 const char sched_process_exec_filter_s0[] = "/proc/*";
 
 /* sched/sched_switch: count by next_comm */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, struct sched_switch_key);
-	__type(value, __u64);
+	__uint(max_entries, TPGEN_MAP_ENTRIES);
+	__type(key, struct sched_switch_counts_key);
+	__type(value, struct sched_switch_counts_val);
 } sched_switch_counts SEC(".maps");
+static const struct sched_switch_counts_val sched_switch_counts_zero;
 
 /* latency runqlat: sched/sched_wakeup (pid) -> sched/sched_switch (next_pid), log2 histogram in usecs */
 struct {
@@ -43,71 +47,100 @@ struct {
 __u64 runqlat_hist[TPGEN_MAX_SLOTS] = {};
 
 /* sched/sched_process_exec */
-SEC("tp/sched/sched_process_exec")
-int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
+static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ctx)
 {
-	struct sched_process_exec_event *e;
 	char buf_filename[128] = {};
 
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
-		return 0;
-	sched_process_exec_ctx__read_filename(ctx, buf_filename, sizeof(buf_filename));
+		return;
 	/* pid != 0 && !(filename ~ "/proc/ *") */
-	if (!(ctx->pid != 0 && !tpgen_prefix(buf_filename, sched_process_exec_filter_s0, 6)))
-		return 0;
+	if (ctx->pid == 0)
+		return;
+	sched_process_exec_ctx__read_filename(ctx, buf_filename, sizeof(buf_filename));
+	if (tpgen_prefix(buf_filename, sched_process_exec_filter_s0, 6))
+		return;
 
-	e = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);
-	if (!e)
-		return 0;
-	e->hdr.type = SCHEDSNOOP_SCHED_PROCESS_EXEC;
-	e->hdr.cpu = bpf_get_smp_processor_id();
-	e->hdr.ts_ns = bpf_ktime_get_ns();
-	e->pid = ctx->pid;
-	e->old_pid = ctx->old_pid;
-	sched_process_exec_ctx__read_filename(ctx, e->filename, sizeof(e->filename));
-	tpgen_ringbuf_submit(e, &events);
-	return 0;
+	/* record */
+	{
+		struct sched_process_exec_event *e;
+
+		e = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);
+		if (!e)
+			return;
+		e->hdr.type = SCHEDSNOOP_SCHED_PROCESS_EXEC;
+		e->hdr.cpu = bpf_get_smp_processor_id();
+		e->hdr.ts_ns = bpf_ktime_get_ns();
+		e->pid = ctx->pid;
+		e->old_pid = ctx->old_pid;
+		sched_process_exec_ctx__read_filename(ctx, e->filename, sizeof(e->filename));
+		tpgen_ringbuf_submit(e, &events);
+	}
 }
 
 /* sched/sched_switch */
-SEC("tp/sched/sched_switch")
-int handle_sched_switch(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 {
-	struct sched_switch_key key;
-
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
-		return 0;
+		return;
 
-	__builtin_memset(&key, 0, sizeof(key));
-	bpf_probe_read_kernel_str(key.next_comm, sizeof(key.next_comm), ctx->next_comm);
-	tpgen_count(&sched_switch_counts, &key);
-	return 0;
+	/* sched/sched_switch: count by next_comm */
+	{
+		struct sched_switch_counts_key key;
+		struct sched_switch_counts_val *val;
+
+		__builtin_memset(&key, 0, sizeof(key));
+		bpf_probe_read_kernel_str(key.next_comm, sizeof(key.next_comm), ctx->next_comm);
+		val = tpgen_lookup_or_try_init(&sched_switch_counts, &key, &sched_switch_counts_zero);
+		if (!val) {
+			__sync_fetch_and_add(&tpgen_lost, 1);
+			return;
+		}
+		__sync_fetch_and_add(&val->count, 1);
+	}
 }
 
 /* latency runqlat: start, sched/sched_wakeup */
-SEC("tp/sched/sched_wakeup")
-int handle_runqlat_from(struct sched_wakeup_ctx *ctx)
+static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx)
 {
 	__u64 key, ts;
 
 	key = ctx->pid;
 	ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&runqlat_start, &key, &ts, BPF_ANY);
-	return 0;
 }
 
 /* latency runqlat: end, sched/sched_switch */
-SEC("tp/sched/sched_switch")
-int handle_runqlat_to(struct sched_switch_ctx *ctx)
+static __always_inline void runqlat_to(struct sched_switch_ctx *ctx)
 {
 	__u64 key, *tsp, delta;
 
 	key = ctx->next_pid;
 	tsp = bpf_map_lookup_elem(&runqlat_start, &key);
 	if (!tsp)
-		return 0;
+		return;
 	delta = bpf_ktime_get_ns() - *tsp;
 	bpf_map_delete_elem(&runqlat_start, &key);
 	tpgen_hist_add(runqlat_hist, delta / 1000);
+}
+
+SEC("tp/sched/sched_process_exec")
+int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
+{
+	sched_process_exec(ctx);
+	return 0;
+}
+
+SEC("tp/sched/sched_switch")
+int handle_sched_switch(struct sched_switch_ctx *ctx)
+{
+	sched_switch(ctx);
+	runqlat_to(ctx);
+	return 0;
+}
+
+SEC("tp/sched/sched_wakeup")
+int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
+{
+	runqlat_from(ctx);
 	return 0;
 }

@@ -27,12 +27,20 @@ struct sched_process_exec_event {
 	char filename[256];
 };
 
-/* sched/sched_switch: the key of sched_switch_counts */
-struct sched_switch_key {
+/* sched/sched_switch: count by next_comm: the key */
+struct sched_switch_counts_key {
 	char next_comm[16];
+};
+
+/* sched/sched_switch: count by next_comm: per key */
+struct sched_switch_counts_val {
+	__u64 count;
 };
 
 /* log2 histogram slots, as in tpgen.h */
 #define TPGEN_MAX_SLOTS 64
+
+/* keys a map of aggregations or saved values holds */
+#define TPGEN_MAP_ENTRIES 10240
 
 #endif /* __SCHEDSNOOP_H */

@@ -1,0 +1,649 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The BPF side of a pair: records, keys and saved values (<tool>.h), maps,
+ * and the handlers (<tool>.bpf.c). Every probe is a function; the probes of
+ * one tracepoint are called, in the spec's order, by one program.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit_prog.h"
+
+/* Strings of no fixed size: bytes kept in records, in keys and in filters. */
+#define RECORD_STR_MAX	256
+#define KEY_STR_MAX	64
+#define FILTER_STR_MAX	128
+/* Keys a hash map holds; one more is counted as lost. */
+#define MAP_ENTRIES	10240
+
+const char *pvalue_ctype(const struct pvalue *v)
+{
+	struct expr_type t = { ET_INT, v->kind == PV_PTR ? 8 : v->size, v->kind == PV_INT && v->is_signed };
+
+	return expr_ctype(&t);
+}
+
+/* A member of a record, key or saved values: "__s32 pid;", "char comm[16];" */
+static void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max)
+{
+	if (v->kind == PV_STR)
+		sb_printf(sb, "\tchar %s[%u];\n", cname, v->size ? v->size : str_max);
+	else
+		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(v), cname);
+}
+
+static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
+
+/* An integer value as a C expression. */
+void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
+{
+	if (v->kind == PV_PTR)
+		sb_puts(sb, "(__u64)");
+	switch (v->src) {
+	case PV_CTX:
+		sb_printf(sb, "ctx->%s", v->field->cname);
+		break;
+	case PV_RAW:
+		if (v->path && v->btf_direct) {
+			const char *p;
+
+			/* "mm, owner" -> p->mm->owner: a plain load in tp_btf, no helper call */
+			sb_printf(sb, "%s->", v->arg_local);
+			for (p = v->path; *p; p++) {
+				if (p[0] == ',' && p[1] == ' ') {
+					sb_puts(sb, "->");
+					p++;
+				} else {
+					sb_putc(sb, *p);
+				}
+			}
+		} else if (v->path) {
+			sb_printf(sb, "BPF_CORE_READ(%s, %s)", v->arg_local, v->path);
+		} else {
+			sb_printf(sb, "args->%s", v->arg);
+		}
+		break;
+	case PV_CPU:
+		sb_puts(sb, "bpf_get_smp_processor_id()");
+		break;
+	case PV_TID:
+		sb_puts(sb, "(__s32)bpf_get_current_pid_tgid()");
+		break;
+	case PV_PID:
+		sb_puts(sb, "(__s32)(bpf_get_current_pid_tgid() >> 32)");
+		break;
+	case PV_PPID:
+		sb_puts(sb, "BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), real_parent, tgid)");
+		break;
+	case PV_UID:
+		sb_puts(sb, "(__u32)bpf_get_current_uid_gid()");
+		break;
+	case PV_GID:
+		sb_puts(sb, "(__u32)(bpf_get_current_uid_gid() >> 32)");
+		break;
+	case PV_TIME:
+		sb_puts(sb, "bpf_ktime_get_ns()");
+		break;
+	case PV_CGROUP:
+		sb_puts(sb, "bpf_get_current_cgroup_id()");
+		break;
+	case PV_SAVED:
+		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
+		break;
+	case PV_LET:
+		sb_puts(sb, pr->lets[v->let].local);
+		break;
+	case PV_EXPR:
+		emit_expr(sb, pr, v->expr);
+		break;
+	case PV_COMM:
+	case PV_USTR:
+		break;
+	}
+}
+
+/* Copy the string 'v' into the char array 'dst' (an lvalue), NUL-terminated. */
+static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v,
+			  const char *dst, const char *indent)
+{
+	switch (v->src) {
+	case PV_CTX:
+		if (v->field->kind == FIELD_ARRAY)
+			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,
+				  v->field->cname);
+		else
+			sb_printf(sb, "%s%s__read_%s(ctx, %s, sizeof(%s));\n", indent, pr->ev->struct_name,
+				  v->field->cname, dst, dst);
+		break;
+	case PV_USTR:
+		/* a syscall's argument: the string is in the caller's memory */
+		sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)(unsigned long)ctx->%s);\n",
+			  indent, dst, dst, v->field->cname);
+		break;
+	case PV_RAW:
+		if (!v->str_ptr)
+			sb_printf(sb, "%sBPF_CORE_READ_STR_INTO(&%s, %s, %s);\n", indent, dst, v->arg_local, v->path);
+		else if (v->path)
+			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), BPF_CORE_READ(%s, %s));\n",
+				  indent, dst, dst, v->arg_local, v->path);
+		else
+			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
+				  v->arg);
+		break;
+	case PV_COMM:
+		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
+		break;
+	case PV_SAVED:
+		sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), %s->%s);\n", indent, dst, dst,
+			  pr->joins[v->join].local, v->member);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "obj.member = value;" for each item */
+static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items,
+			const char *obj, const char *indent)
+{
+	for (int i = 0; i < items->nr; i++) {
+		const struct pvalue *v = &pr->vals[items->v[i].val];
+		char *dst = xasprintf("%s%s", obj, items->v[i].cname);
+
+		if (v->kind == PV_STR) {
+			emit_read_str(sb, pr, v, dst, indent);
+		} else {
+			sb_printf(sb, "%s%s = ", indent, dst);
+			emit_value(sb, pr, v);
+			sb_puts(sb, ";\n");
+		}
+		free(dst);
+	}
+}
+
+static void eop_value(void *ctx, struct strbuf *sb, int ref)
+{
+	const struct pprobe *pr = ctx;
+
+	emit_value(sb, pr, &pr->vals[ref]);
+}
+
+static void eop_string(void *ctx, struct strbuf *sb, int ref)
+{
+	const struct pprobe *pr = ctx;
+	const struct pvalue *v = &pr->vals[ref];
+
+	if (v->src == PV_SAVED)
+		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
+	else
+		sb_printf(sb, "buf_%s", v->cname);
+}
+
+static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
+{
+	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
+					   .lit_prefix = pr->lit_prefix };
+
+	expr_emit(sb, e, &ops, (void *)pr);
+}
+
+static bool has_strings(const struct expr *e)
+{
+	return e && (e->op == EX_STR || has_strings(e->a) || has_strings(e->b) || has_strings(e->c));
+}
+
+/* The conjuncts of a filter: a && b && c */
+static void conjuncts(const struct expr *e, const struct expr ***out, int *nr)
+{
+	if (e->op == EX_LAND && !e->is_const) {
+		conjuncts(e->a, out, nr);
+		conjuncts(e->b, out, nr);
+		return;
+	}
+	*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+	(*out)[(*nr)++] = e;
+}
+
+/* An early return unless the conjuncts (with or without strings) hold. */
+static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct expr **v, int n, bool strings)
+{
+	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
+					   .lit_prefix = pr->lit_prefix };
+	int i, m = 0, last = -1;
+
+	for (i = 0; i < n; i++)
+		if (has_strings(v[i]) == strings) {
+			m++;
+			last = i;
+		}
+	if (!m)
+		return;
+	if (m == 1) {
+		sb_puts(sb, "\tif (");
+		expr_emit_not(sb, v[last], &ops, (void *)pr);
+		sb_puts(sb, ")\n\t\treturn;\n");
+		return;
+	}
+	for (i = 0, m = 0; i < n; i++) {
+		if (has_strings(v[i]) != strings)
+			continue;
+		sb_puts(sb, m++ ? " &&\n\t      " : "\tif (!(");
+		if (v[i]->op == EX_LOR) {
+			sb_putc(sb, '(');
+			emit_expr(sb, pr, v[i]);
+			sb_putc(sb, ')');
+		} else {
+			emit_expr(sb, pr, v[i]);
+		}
+	}
+	sb_puts(sb, "))\n\t\treturn;\n");
+}
+
+/* String buffers a filter reads into. */
+static void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr)
+{
+	int *refs = NULL, nr = 0;
+
+	if (!pr->filter)
+		return;
+	expr_refs(pr->filter, &refs, &nr);
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+
+		if (v->kind == PV_STR && v->src != PV_SAVED)
+			sb_printf(sb, "\tchar buf_%s[%u] = {};\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
+	}
+	free(refs);
+}
+
+/* Numbers first, then the strings are read and tested: a rejected event reads no string. */
+static void emit_filter(struct strbuf *sb, const struct pprobe *pr)
+{
+	const struct expr **conj = NULL;
+	int *refs = NULL, nr = 0, n = 0;
+
+	if (!pr->filter)
+		return;
+	sb_puts(sb, "\t/* ");
+	c_comment_text(sb, pr->sp->filter.s);
+	sb_puts(sb, " */\n");
+	conjuncts(pr->filter, &conj, &n);
+	emit_test(sb, pr, conj, n, false);
+	expr_refs(pr->filter, &refs, &nr);
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+
+		if (v->kind == PV_STR && v->src != PV_SAVED) {
+			char *dst = xasprintf("buf_%s", v->cname);
+
+			emit_read_str(sb, pr, v, dst, "\t");
+			free(dst);
+		}
+	}
+	emit_test(sb, pr, conj, n, true);
+	free(refs);
+	free(conj);
+}
+
+static const char *lat_div(const char *unit)
+{
+	if (!strcmp(unit, "nsecs"))
+		return "";
+	if (!strcmp(unit, "msecs"))
+		return " / 1000000";
+	return " / 1000";
+}
+
+static void emit_key(struct strbuf *sb, const char *type, const char *name)
+{
+	sb_printf(sb, "\t\tstruct %s %s;\n", type, name);
+}
+
+static void emit_saves(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_saves; i++) {
+		const struct psave *sv = &pr->saves[i];
+		const struct psaved *set = &p->sets[sv->set];
+
+		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
+		emit_key(sb, set->key_struct, "key");
+		sb_printf(sb, "\t\tstruct %s *val;\n\n", set->val_struct);
+		sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
+		emit_stores(sb, pr, &sv->key, "key.", "\t\t");
+		sb_printf(sb, "\t\tval = tpgen_save(&%s, &key, &%s_zero, &tpgen_lost);\n", set->map, set->map);
+		sb_puts(sb, "\t\tif (!val)\n\t\t\treturn;\n");
+		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+		sb_puts(sb, "\t}\n");
+	}
+}
+
+static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_aggs; i++) {
+		const struct pagg *a = &pr->aggs[i];
+
+		sb_printf(sb, "\n\t/* %s */\n\t{\n", a->title);
+		if (a->key_struct)
+			emit_key(sb, a->key_struct, "key");
+		else
+			sb_puts(sb, "\t\t__u32 key = 0;\n");
+		sb_printf(sb, "\t\tstruct %s *val;\n", a->val_struct);
+		if (a->hist >= 0) {
+			sb_printf(sb, "\t\t%s v = ", pvalue_ctype(&pr->vals[a->hist]));
+			emit_value(sb, pr, &pr->vals[a->hist]);
+			sb_puts(sb, ";\n");
+		}
+		sb_putc(sb, '\n');
+		if (a->key_struct)
+			sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
+		emit_stores(sb, pr, &a->keys, "key.", "\t\t");
+		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, &key, &%s_zero);\n", a->map, a->map);
+		sb_puts(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\treturn;\n\t\t}\n");
+		if (a->fns & AGG_COUNT)
+			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->count, 1);\n");
+		if (a->fns & AGG_SUM) {
+			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->sum, ");
+			emit_value(sb, pr, &pr->vals[a->sum]);
+			sb_puts(sb, ");\n");
+		}
+		if (a->fns & (AGG_MIN | AGG_MAX)) {
+			for (int k = 0; k < 2; k++) {
+				int idx = k ? a->max : a->min;
+
+				if (idx < 0)
+					continue;
+				sb_printf(sb, "\t\t{\n\t\t\t%s v = ", pvalue_ctype(&pr->vals[idx]));
+				emit_value(sb, pr, &pr->vals[idx]);
+				sb_printf(sb, ";\n\n\t\t\tif (v %s val->%s)\n\t\t\t\tval->%s = v;\n\t\t}\n",
+					  k ? ">" : "<", k ? "max" : "min", k ? "max" : "min");
+			}
+		}
+		if (a->fns & AGG_HIST)
+			sb_puts(sb, "\t\ttpgen_hist_add(val->slots, v);\n");
+		if (a->fns & AGG_LHIST)
+			sb_printf(sb, "\t\ttpgen_lhist_add(val->slots, %u, v, %lldLL, %lldLL);\n", a->nslots,
+				  a->sa->lmin, a->sa->lstep);
+		sb_puts(sb, "\t}\n");
+	}
+}
+
+static void emit_print(struct strbuf *sb, const struct pprobe *pr)
+{
+	if (!pr->print.nr)
+		return;
+	sb_printf(sb, "\n\t/* record */\n\t{\n\t\tstruct %s *e;\n\n", pr->rec_struct);
+	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
+	sb_puts(sb, "\t\tif (!e)\n\t\t\treturn;\n");
+	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
+	sb_puts(sb, "\t\te->hdr.cpu = bpf_get_smp_processor_id();\n");
+	sb_puts(sb, "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
+	emit_stores(sb, pr, &pr->print, "e->", "\t\t");
+	sb_puts(sb, "\t\ttpgen_ringbuf_submit(e, &events);\n\t}\n");
+}
+
+static const char *ctx_type(const struct pprobe *pr, char *buf, size_t n)
+{
+	if (pr->attach == ATTACH_TRACEPOINT)
+		snprintf(buf, n, "struct %s", pr->ev->struct_name);
+	else
+		snprintf(buf, n, "__u64");
+	return buf;
+}
+
+/* The locals of the raw arguments read through pointers (CO-RE starts from a local). */
+static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
+{
+	sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
+	for (int i = 0; i < pr->nr_vals; i++) {
+		const struct pvalue *v = &pr->vals[i];
+		int j;
+
+		if (v->src != PV_RAW || !v->arg_local)
+			continue;
+		for (j = 0; j < i; j++)
+			if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
+				break;
+		if (j == i)
+			sb_printf(sb, "\t%s%s = args->%s;\n", v->arg_type, v->arg_local, v->arg);
+	}
+}
+
+static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
+	bool uses_raw = false;
+	char ct[160];
+	int i;
+
+	for (i = 0; i < pr->nr_vals; i++)
+		uses_raw |= pr->vals[i].src == PV_RAW;
+	if (lat)
+		sb_printf(sb, "\n/* latency %s: %s, %s */\n", lat->name.s, pr->lat_to ? "end" : "start",
+			  pr->sp->event.s);
+	else
+		sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
+	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
+		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
+	if (pr->attach != ATTACH_TRACEPOINT && uses_raw)
+		emit_raw_locals(sb, pr);
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct psaved *set = &p->sets[pr->joins[i].set];
+
+		sb_printf(sb, "\tstruct %s %s_key;\n", set->key_struct, pr->joins[i].local);
+		sb_printf(sb, "\tstruct %s *%s;\n", set->val_struct, pr->joins[i].local);
+	}
+	for (i = 0; i < pr->nr_lets; i++)
+		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(&pr->lets[i].type), pr->lets[i].local);
+	if (lat)
+		sb_puts(sb, pr->lat_to ? "\t__u64 key, *tsp, delta;\n" : "\t__u64 key, ts;\n");
+	emit_filter_decls(sb, pr);
+	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
+		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
+	if (!lat)
+		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct pjoin *j = &pr->joins[i];
+		char *obj = xasprintf("%s_key.", j->local);
+
+		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
+		emit_stores(sb, pr, &j->key, obj, "\t");
+		free(obj);
+		sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map, j->local);
+		sb_printf(sb, "\tif (!%s)\n\t\treturn;\n", j->local);
+	}
+	for (i = 0; i < pr->nr_lets; i++) {
+		sb_printf(sb, "\t%s = ", pr->lets[i].local);
+		emit_expr(sb, pr, pr->lets[i].expr);
+		sb_puts(sb, ";\n");
+	}
+	emit_filter(sb, pr);
+	if (lat) {
+		sb_puts(sb, "\tkey = ");
+		emit_value(sb, pr, &pr->vals[pr->key]);
+		sb_puts(sb, ";\n");
+		if (!pr->lat_to) {
+			sb_puts(sb, "\tts = bpf_ktime_get_ns();\n");
+			sb_printf(sb, "\tbpf_map_update_elem(&%s_start, &key, &ts, BPF_ANY);\n", lat->name.s);
+		} else {
+			sb_printf(sb, "\ttsp = bpf_map_lookup_elem(&%s_start, &key);\n", lat->name.s);
+			sb_puts(sb, "\tif (!tsp)\n\t\treturn;\n");
+			sb_puts(sb, "\tdelta = bpf_ktime_get_ns() - *tsp;\n");
+			sb_printf(sb, "\tbpf_map_delete_elem(&%s_start, &key);\n", lat->name.s);
+			sb_printf(sb, "\ttpgen_hist_add(%s_hist, delta%s);\n", lat->name.s, lat_div(lat->unit.s));
+		}
+	}
+	emit_saves(sb, p, pr);
+	emit_aggs(sb, pr);
+	emit_print(sb, pr);
+	for (i = 0; i < pr->nr_joins; i++)
+		if (pr->joins[i].del)
+			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,
+				  pr->joins[i].local);
+	sb_puts(sb, "}\n");
+}
+
+/* One program per tracepoint and attach type: its probes, in order. */
+static void emit_program(struct strbuf *sb, const struct prog *p, int first)
+{
+	const struct pprobe *pr = &p->probes[first];
+	char ct[160];
+
+	if (pr->attach == ATTACH_TRACEPOINT)
+		sb_printf(sb, "\nSEC(\"tp/%s/%s\")\n", pr->ev->sys, pr->ev->name);
+	else
+		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
+	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
+	for (int i = first; i < p->nr_probes; i++)
+		if (!strcmp(p->probes[i].handler, pr->handler))
+			sb_printf(sb, "\t%s(ctx);\n", p->probes[i].func);
+	sb_puts(sb, "\treturn 0;\n}\n");
+}
+
+void emit_handlers(struct strbuf *sb, const struct prog *p)
+{
+	int i;
+
+	for (i = 0; i < p->nr_probes; i++)
+		emit_probe(sb, p, &p->probes[i]);
+	for (i = 0; i < p->nr_probes; i++)
+		if (p->probes[i].first_of_program)
+			emit_program(sb, p, i);
+}
+
+static void emit_hash(struct strbuf *sb, const char *key, const char *val, const char *name)
+{
+	sb_printf(sb, "struct {\n"
+		  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+		  "\t__uint(max_entries, TPGEN_MAP_ENTRIES);\n"
+		  "\t__type(key, %s);\n"
+		  "\t__type(value, %s);\n"
+		  "} %s SEC(\".maps\");\n", key, val, name);
+}
+
+void emit_maps(struct strbuf *sb, const struct prog *p)
+{
+	char key[160], val[160];
+	int i;
+
+	for (i = 0; i < p->nr_sets; i++) {
+		const struct psaved *set = &p->sets[i];
+
+		sb_printf(sb, "\n/* values saved as '%s', found by join */\n", set->name);
+		snprintf(key, sizeof(key), "struct %s", set->key_struct);
+		snprintf(val, sizeof(val), "struct %s", set->val_struct);
+		emit_hash(sb, key, val, set->map);
+		sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
+	}
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (pr->lits.nr) {
+			sb_printf(sb, "\n/* %s: strings of the filter */\n", pr->sp->event.s);
+			expr_emit_literals(sb, &pr->lits, pr->lit_prefix);
+		}
+		for (int j = 0; j < pr->nr_aggs; j++) {
+			const struct pagg *a = &pr->aggs[j];
+
+			sb_printf(sb, "\n/* %s */\n", a->title);
+			snprintf(key, sizeof(key), a->key_struct ? "struct %s" : "__u32", a->key_struct);
+			snprintf(val, sizeof(val), "struct %s", a->val_struct);
+			emit_hash(sb, key, val, a->map);
+			sb_printf(sb, "static const struct %s %s_zero", a->val_struct, a->map);
+			/* min starts at the largest value, max at the smallest */
+			if (a->min >= 0 || a->max >= 0)
+				sb_printf(sb, " = { %s%s%s }", a->min < 0 ? "" :
+					  pr->vals[a->min].is_signed ? ".min = 0x7fffffffffffffffLL" : ".min = ~0ULL",
+					  a->min >= 0 && a->max >= 0 ? ", " : "", a->max < 0 ? "" :
+					  pr->vals[a->max].is_signed ? ".max = -0x7fffffffffffffffLL - 1" : ".max = 0");
+			sb_puts(sb, ";\n");
+		}
+		if (pr->lat >= 0 && !pr->lat_to) {
+			const struct spec_latency *lat = &p->spec->lats[pr->lat];
+
+			sb_printf(sb, "\n/* latency %s: %s (%s) -> %s (%s), log2 histogram in %s */\n",
+				  lat->name.s, lat->from.event.s, lat->from.key.s, lat->to.event.s,
+				  lat->to.key.s, lat->unit.s);
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+				  "\t__uint(max_entries, %d);\n"
+				  "\t__type(key, __u64);\n"
+				  "\t__type(value, __u64);\n"
+				  "} %s_start SEC(\".maps\");\n\n"
+				  "__u64 %s_hist[TPGEN_MAX_SLOTS] = {};\n", MAP_ENTRIES, lat->name.s, lat->name.s);
+		}
+	}
+}
+
+static void emit_struct(struct strbuf *sb, const struct pprobe *pr, const char *comment, const char *name,
+			const struct pitems *items, unsigned int str_max)
+{
+	sb_printf(sb, "\n/* %s */\nstruct %s {\n", comment, name);
+	for (int j = 0; j < items->nr; j++)
+		emit_member(sb, &pr->vals[items->v[j].val], items->v[j].cname, str_max);
+	sb_puts(sb, "};\n");
+}
+
+/* The value of an aggregation's map: what each function keeps. */
+static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	sb_printf(sb, "\n/* %s: per key */\nstruct %s {\n", a->title, a->val_struct);
+	if (a->fns & (AGG_HIST | AGG_LHIST))
+		sb_printf(sb, "\t__u64 slots[%u];\n", a->nslots);
+	if (a->fns & AGG_COUNT)
+		sb_puts(sb, "\t__u64 count;\n");
+	if (a->fns & AGG_SUM)
+		sb_printf(sb, "\t%s sum;\n", pr->vals[a->sum].is_signed ? "__s64" : "__u64");
+	if (a->min >= 0)
+		sb_printf(sb, "\t%s min;\n", pr->vals[a->min].is_signed ? "__s64" : "__u64");
+	if (a->max >= 0)
+		sb_printf(sb, "\t%s max;\n", pr->vals[a->max].is_signed ? "__s64" : "__u64");
+	sb_puts(sb, "};\n");
+}
+
+void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
+{
+	int i, j, nt = 0;
+	char *c;
+
+	for (i = 0; i < p->nr_sets; i++) {
+		const struct psaved *set = &p->sets[i];
+
+		sb_printf(sb, "\n/* '%s': the key and the values a save keeps */\nstruct %s {\n", set->name,
+			  set->key_struct);
+		for (j = 0; j < set->nr_keys; j++)
+			emit_member(sb, &set->keys[j], set->keys[j].cname, KEY_STR_MAX);
+		sb_printf(sb, "};\n\nstruct %s {\n", set->val_struct);
+		for (j = 0; j < set->nr_members; j++)
+			emit_member(sb, &set->members[j], set->members[j].cname, RECORD_STR_MAX);
+		sb_puts(sb, "};\n");
+	}
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (pr->print.nr) {
+			sb_printf(types, "%s = %d,\t/* %s */\n", pr->type_enum, nt + 1, pr->sp->event.s);
+			nt++;
+			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", pr->sp->event.s,
+				  pr->rec_struct);
+			for (j = 0; j < pr->print.nr; j++)
+				emit_member(sb, &pr->vals[pr->print.v[j].val], pr->print.v[j].cname, RECORD_STR_MAX);
+			sb_puts(sb, "};\n");
+		}
+		for (j = 0; j < pr->nr_aggs; j++) {
+			const struct pagg *a = &pr->aggs[j];
+
+			if (a->key_struct) {
+				c = xasprintf("%s: the key", a->title);
+				emit_struct(sb, pr, c, a->key_struct, &a->keys, KEY_STR_MAX);
+				free(c);
+			}
+			emit_agg_val(sb, pr, a);
+		}
+	}
+	if (p->any_hist || p->any_lat)
+		sb_puts(sb, "\n/* log2 histogram slots, as in tpgen.h */\n#define TPGEN_MAX_SLOTS 64\n");
+	if (p->any_agg || p->nr_sets)
+		sb_printf(sb, "\n/* keys a map of aggregations or saved values holds */\n"
+			  "#define TPGEN_MAP_ENTRIES %d\n", MAP_ENTRIES);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The emitters of a pair, shared by gen/emit_prog.c, gen/emit_bpf.c and gen/emit_loader.c. */
+#ifndef __TPGEN_EMIT_PROG_H
+#define __TPGEN_EMIT_PROG_H
+
+#include "emit.h"
+#include "prog.h"
+
+/* gen/emit_bpf.c */
+const char *pvalue_ctype(const struct pvalue *v);
+void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);
+void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p);
+void emit_maps(struct strbuf *sb, const struct prog *p);
+void emit_handlers(struct strbuf *sb, const struct prog *p);
+
+/* gen/emit_loader.c */
+void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
+void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p);
+void emit_summary(struct strbuf *sb, const struct prog *p);
+void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
+void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
+
+#endif /* __TPGEN_EMIT_PROG_H */

@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The values of a probe: names of a spec resolved to what the handler reads
+ * -- tracefs format fields for tracepoint programs, raw arguments from BTF
+ * for raw_tp/tp_btf (members read through pointer arguments), built-ins,
+ * 'let' names and values a 'join' found -- each with its C type.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "prog.h"
+
+/* ---- values ------------------------------------------------------------ */
+
+struct tinfo {
+	enum pvalue_kind kind;
+	unsigned int size;
+	bool is_signed;
+	bool str_ptr;
+	__u32 struct_id;	/* PV_PTR to a struct or union */
+};
+
+static __u32 skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return id;
+}
+
+/* What a BTF type is to a handler; -EOPNOTSUPP for what it cannot read or print. */
+static int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
+{
+	const struct btf_type *t = btf__type_by_id(btf, skip_mods(btf, id)), *e;
+
+	memset(ti, 0, sizeof(*ti));
+	if (!t)
+		return -EOPNOTSUPP;
+	if (btf_is_int(t) && t->size <= 8) {
+		ti->kind = PV_INT;
+		ti->size = t->size;
+		ti->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		return 0;
+	}
+	if (btf_is_enum(t) || btf_is_enum64(t)) {
+		ti->kind = PV_INT;
+		ti->size = t->size;
+		ti->is_signed = btf_kflag(t);
+		return 0;
+	}
+	if (btf_is_ptr(t)) {
+		__u32 pid = skip_mods(btf, t->type);
+
+		e = btf__type_by_id(btf, pid);
+		ti->kind = PV_PTR;
+		ti->size = 8;
+		if (e && btf_is_int(e) && e->size == 1) {
+			ti->kind = PV_STR;
+			ti->str_ptr = true;
+			ti->size = 0;
+		} else if (e && (btf_is_struct(e) || btf_is_union(e))) {
+			ti->struct_id = pid;
+		}
+		return 0;
+	}
+	if (btf_is_array(t)) {
+		e = btf__type_by_id(btf, skip_mods(btf, btf_array(t)->type));
+		if (e && btf_is_int(e) && e->size == 1 && btf_array(t)->nelems) {
+			ti->kind = PV_STR;
+			ti->size = btf_array(t)->nelems;
+			return 0;
+		}
+	}
+	return -EOPNOTSUPP;
+}
+
+/* A member of a struct or union, looking into anonymous members as C does. */
+static int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, struct_id), *mt;
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -ENOENT;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+
+		if (mname && *mname) {
+			if (!strcmp(mname, name)) {
+				*type_id = m->type;
+				return 0;
+			}
+			continue;
+		}
+		mt = btf__type_by_id(btf, skip_mods(btf, m->type));
+		if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
+		    !find_member(btf, skip_mods(btf, m->type), name, type_id))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int unknown_field(struct resolver *r, const char *name, size_t off)
+{
+	const char **cands = NULL;
+	const char *hint;
+	struct strbuf list;
+	int n = 0, i;
+
+	sb_init(&list);
+	if (r->pr->attach == ATTACH_TRACEPOINT) {
+		for (i = 0; i < r->pr->ev->nr_fields; i++) {
+			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
+			cands[n++] = r->pr->ev->fields[i].name;
+		}
+	} else {
+		for (i = 0; i < r->pr->raw->nr_args; i++) {
+			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
+			cands[n++] = r->pr->raw->args[i].name;
+			sb_printf(&list, "%s%s", i ? ", " : "", r->pr->raw->args[i].name);
+		}
+	}
+	hint = spec_suggest(name, cands, n);
+	if (hint)
+		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s (did you mean '%s'?)",
+			   name, r->what, hint);
+	else if (r->pr->attach != ATTACH_TRACEPOINT)
+		spec_error(r->p->spec, &r->src->loc, off,
+			   "unknown field '%s' in %s: not an argument of raw tracepoint %s (%s), "
+			   "nor a member read through one", name, r->what, r->pr->raw->name, list.buf);
+	else
+		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s: %s/%s has no such field",
+			   name, r->what, r->pr->ev->sys, r->pr->ev->name);
+	sb_free(&list);
+	free(cands);
+	return -EINVAL;
+}
+
+/* Fill v from a raw argument and a member chain ("pid" or "mm", "owner"). */
+static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
+		     int nr_members, size_t off)
+{
+	const struct btf *btf = r->p->btf;
+	struct tinfo ti;
+	struct strbuf path;
+	__u32 id = a->type_id;
+	int i;
+
+	sb_init(&path);
+	if (classify(btf, id, &ti))
+		goto unsupported;
+	if (nr_members && ti.kind == PV_PTR && ti.struct_id) {
+		static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta" };
+		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
+
+		/* CO-RE reads start from a local: args->x would be relocated against the args struct */
+		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
+					btf__name_by_offset(btf, st->name_off));
+		v->arg_local = xstrdup(a->name);
+		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
+		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
+		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
+			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
+				free(v->arg_local);
+				v->arg_local = xasprintf("arg_%s", a->name);
+				break;
+			}
+	}
+	for (i = 0; i < nr_members; i++) {
+		if (ti.kind != PV_PTR || !ti.struct_id) {
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
+				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
+			sb_free(&path);
+			return -EINVAL;
+		}
+		if (find_member(btf, ti.struct_id, members[i], &id)) {
+			const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
+
+			spec_error(r->p->spec, &r->src->loc, off, "%s %s has no member '%s'",
+				   btf_is_union(st) ? "union" : "struct",
+				   btf__name_by_offset(btf, st->name_off), members[i]);
+			sb_free(&path);
+			return -EINVAL;
+		}
+		sb_printf(&path, "%s%s", i ? ", " : "", members[i]);
+		if (classify(btf, id, &ti))
+			goto unsupported;
+	}
+	v->src = PV_RAW;
+	v->kind = ti.kind;
+	v->size = ti.size;
+	v->is_signed = ti.is_signed;
+	v->str_ptr = ti.str_ptr;
+	v->arg = xstrdup(a->name);
+	v->path = nr_members ? sb_steal(&path) : NULL;
+	sb_free(&path);
+	return 0;
+unsupported:
+	spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
+		   "(integers, enums, pointers and char strings only)", v->name);
+	sb_free(&path);
+	return -EINVAL;
+}
+
+static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
+{
+	for (int i = 0; i < tp->nr_args; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return &tp->args[i];
+	return NULL;
+}
+
+static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const struct raw_tp *tp = r->pr->raw;
+	const struct raw_arg *a, *found = NULL;
+	char *members[16], *copy, *s, *arrow;
+	struct tinfo ti;
+	__u32 id;
+	int n = 0, i, err, nfound = 0;
+	const char *rest = NULL;
+
+	if (strstr(name, "->")) {
+		copy = xstrdup(name);
+		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
+			*arrow = '\0';
+			members[n++] = s;
+		}
+		members[n++] = s;
+		a = find_arg(tp, members[0]);
+		if (!a) {
+			err = unknown_field(r, members[0], off);
+			free(copy);
+			return err;
+		}
+		err = raw_value(r, v, a, members + 1, n - 1, off);
+		free(copy);
+		return err;
+	}
+	a = find_arg(tp, name);
+	if (a)
+		return raw_value(r, v, a, NULL, 0, off);
+	/*
+	 * Format fields that the kernel fills from an argument's members, as
+	 * sched_switch's next_comm (next->comm) or sched_wakeup's pid (p->pid):
+	 * "<arg>_<member>" first, then a member that exactly one argument has.
+	 */
+	for (i = 0; i < tp->nr_args; i++) {
+		size_t len = strlen(tp->args[i].name);
+
+		if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
+			continue;
+		if (!strncmp(name, tp->args[i].name, len) && name[len] == '_' &&
+		    !find_member(r->p->btf, ti.struct_id, name + len + 1, &id)) {
+			found = &tp->args[i];
+			rest = name + len + 1;
+			nfound = 1;
+			break;
+		}
+	}
+	if (!found) {
+		for (i = 0; i < tp->nr_args; i++) {
+			if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
+			    !ti.struct_id || find_member(r->p->btf, ti.struct_id, name, &id))
+				continue;
+			if (!found)
+				found = &tp->args[i];
+			nfound++;
+		}
+		rest = name;
+	}
+	if (nfound > 1) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is ambiguous on raw tracepoint %s: "
+			   "write '%s->%s' or another argument", name, tp->name, found->name, name);
+		return -EINVAL;
+	}
+	if (!found)
+		return -ENOENT;
+	members[0] = (char *)rest;
+	return raw_value(r, v, found, members, 1, off);
+}
+
+static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const struct tp_event *ev = r->pr->ev;
+	const struct tp_field *f = NULL;
+	int i;
+
+	for (i = 0; i < ev->nr_fields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			f = &ev->fields[i];
+	if (!f)
+		return -ENOENT;
+	if (f->offset < 8) {
+		/* tp programs cannot read the common header; common_pid is the current thread */
+		if (!strcmp(f->name, "common_pid")) {
+			v->src = PV_TID;
+			v->kind = PV_INT;
+			v->size = 4;
+			v->is_signed = true;
+			return 0;
+		}
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is in the common header, which BPF "
+			   "programs cannot read (common_pid can be read)", name);
+		return -EINVAL;
+	}
+	v->src = PV_CTX;
+	v->field = f;
+	switch (f->kind) {
+	case FIELD_SCALAR:
+		if (f->size > 8)
+			break;
+		v->kind = PV_INT;
+		v->size = f->size;
+		v->is_signed = f->is_signed;
+		return 0;
+	case FIELD_POINTER:
+		if (!strcmp(ev->sys, "syscalls") && (!strcmp(f->type, "const char *") ||
+						       !strcmp(f->type, "char *"))) {
+			/* a syscall's string argument: in the caller's memory */
+			v->src = PV_USTR;
+			v->kind = PV_STR;
+			v->size = 0;
+			return 0;
+		}
+		v->kind = PV_PTR;
+		v->size = 8;
+		return 0;
+	case FIELD_ARRAY:
+		if (!f->is_string)
+			break;
+		v->kind = PV_STR;
+		v->size = f->size;
+		return 0;
+	case FIELD_DATA_LOC:
+	case FIELD_REL_LOC:
+		if (!f->is_string)
+			break;
+		v->kind = PV_STR;
+		v->size = 0;
+		return 0;
+	default:
+		break;
+	}
+	spec_error(r->p->spec, &r->src->loc, off, "field '%s' (%s) has a type tpgen cannot read here "
+		   "(integers, pointers and char strings only)", name, f->type);
+	return -EINVAL;
+}
+
+static char *c_name_of(const char *name)
+{
+	char *c = xmalloc(strlen(name) + 1), *d = c;
+	const char *s;
+
+	for (s = name; *s; s++) {
+		if (s[0] == '-' && s[1] == '>') {
+			*d++ = '_';
+			s++;
+		} else {
+			*d++ = *s == '.' ? '_' : *s;
+		}
+	}
+	*d = '\0';
+	return c;
+}
+
+/* Built-ins: every attach type has them; upper case always, lower case unless a field has the name. */
+static const struct builtin {
+	const char *name;
+	enum pvalue_src src;
+	enum pvalue_kind kind;
+	unsigned int size;
+	bool is_signed;
+} builtins[] = {
+	{ "pid", PV_PID, PV_INT, 4, true },
+	{ "tid", PV_TID, PV_INT, 4, true },
+	{ "ppid", PV_PPID, PV_INT, 4, true },
+	{ "uid", PV_UID, PV_INT, 4, false },
+	{ "gid", PV_GID, PV_INT, 4, false },
+	{ "comm", PV_COMM, PV_STR, 16, false },
+	{ "cpu", PV_CPU, PV_INT, 4, false },
+	{ "time", PV_TIME, PV_INT, 8, false },
+	{ "nsecs", PV_TIME, PV_INT, 8, false },
+	{ "cgroup", PV_CGROUP, PV_INT, 8, false },
+};
+
+static const struct builtin *find_builtin(const char *name, bool *upper)
+{
+	char lower[16];
+	size_t i, n = strlen(name);
+	bool all_upper = n > 0;
+
+	*upper = false;
+	if (n >= sizeof(lower))
+		return NULL;
+	for (i = 0; i <= n; i++) {
+		lower[i] = name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i];
+		if (i < n && !(name[i] >= 'A' && name[i] <= 'Z'))
+			all_upper = false;
+	}
+	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
+		if (!strcmp(builtins[i].name, name))
+			return &builtins[i];
+		if (all_upper && !strcmp(builtins[i].name, lower)) {
+			*upper = true;	/* PID, COMM, TIME: always the built-in, as tracefs' COMM */
+			return &builtins[i];
+		}
+	}
+	return NULL;
+}
+
+static bool has_field(const struct pprobe *pr, const char *cname)
+{
+	if (pr->attach == ATTACH_TRACEPOINT) {
+		for (int i = 0; i < pr->ev->nr_fields; i++)
+			if (!strcmp(pr->ev->fields[i].cname, cname))
+				return true;
+	} else {
+		for (int i = 0; i < pr->raw->nr_args; i++)
+			if (!strcmp(pr->raw->args[i].name, cname))
+				return true;
+	}
+	return false;
+}
+
+/* join.member: a value a 'save' kept */
+static int saved_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const char *dot = strchr(name, '.');
+	struct pprobe *pr = r->pr;
+	const struct psaved *set;
+	size_t n = dot - name;
+	int i;
+
+	for (i = 0; i < pr->nr_joins; i++)
+		if (strlen(r->p->sets[pr->joins[i].set].name) == n &&
+		    !strncmp(r->p->sets[pr->joins[i].set].name, name, n))
+			break;
+	if (i == pr->nr_joins) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%.*s' is not joined here (add 'join: %.*s' to "
+			   "this entry)", (int)n, name, (int)n, name);
+		return -EINVAL;
+	}
+	set = &r->p->sets[pr->joins[i].set];
+	for (int m = 0; m < set->nr_members; m++) {
+		if (strcmp(set->members[m].name, dot + 1))
+			continue;
+		v->src = PV_SAVED;
+		v->kind = set->members[m].kind;
+		v->size = set->members[m].size;
+		v->is_signed = set->members[m].is_signed;
+		v->join = i;
+		v->member = xstrdup(set->members[m].cname);
+		return 0;
+	}
+	spec_error(r->p->spec, &r->src->loc, off + n + 1, "'%s' saves no '%s'", set->name, dot + 1);
+	return -EINVAL;
+}
+
+static int add_value(struct pprobe *pr, struct pvalue *v)
+{
+	pr->vals = xrealloc(pr->vals, (pr->nr_vals + 1) * sizeof(*pr->vals));
+	pr->vals[pr->nr_vals] = *v;
+	return pr->nr_vals++;
+}
+
+int value_find(struct resolver *r, const char *name, size_t off)
+{
+	struct pprobe *pr = r->pr;
+	struct pvalue v = { .name = (char *)name, .join = -1, .let = -1 };
+	const struct builtin *b;
+	bool upper;
+	int i, err;
+
+	for (i = 0; i < pr->nr_vals; i++)
+		if (pr->vals[i].src != PV_EXPR && !strcmp(pr->vals[i].name, name))
+			return i;
+	for (i = 0; i < pr->nr_lets; i++) {
+		if (strcmp(pr->lets[i].name, name))
+			continue;
+		v = pr->lets[i].type;
+		v.src = PV_LET;
+		v.let = i;
+		v.join = -1;
+		goto add;
+	}
+	if (strchr(name, '.')) {
+		err = saved_value(r, &v, name, off);
+		if (err)
+			return err;
+		goto add;
+	}
+	b = find_builtin(name, &upper);
+	err = -ENOENT;
+	if (!upper) {
+		err = pr->attach == ATTACH_TRACEPOINT ? resolve_ctx(r, &v, name, off)
+						       : resolve_raw(r, &v, name, off);
+		if (err && err != -ENOENT)
+			return err;
+	}
+	if (err == -ENOENT) {
+		if (!b)
+			return -ENOENT;
+		v.src = b->src;
+		v.kind = b->kind;
+		v.size = b->size;
+		v.is_signed = b->is_signed;
+	}
+add:
+	if (v.src == PV_CTX || v.src == PV_USTR)
+		v.cname = xstrdup(v.field->cname);
+	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
+		v.cname = xstrdup("common_pid");
+	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET)
+		v.cname = c_name_of(name);
+	else {
+		/* a built-in: its name in lower case, or task_<name> beside a field of that name */
+		char lower[16];
+
+		for (i = 0; name[i] && i < 15; i++)
+			lower[i] = name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i];
+		lower[i] = '\0';
+		if (!strcmp(lower, "nsecs"))
+			strcpy(lower, "time");
+		v.cname = has_field(pr, lower) ? xasprintf("task_%s", lower) : xstrdup(lower);
+		for (i = 0; i < pr->nr_vals; i++)
+			if (pr->vals[i].src == v.src && !strcmp(pr->vals[i].cname, v.cname)) {
+				free(v.cname);
+				return i;
+			}
+	}
+	v.name = xstrdup(name);
+	return add_value(pr, &v);
+}
+
+int value_add_expr(struct pprobe *pr, struct expr *e, const char *name)
+{
+	struct pvalue v = { .join = -1, .let = -1 };
+
+	v.src = PV_EXPR;
+	v.kind = PV_INT;
+	v.size = e->t.size;
+	v.is_signed = e->t.is_signed;
+	v.expr = e;
+	v.name = xstrdup(name);
+	v.cname = c_name_of(name);
+	return add_value(pr, &v);
+}
+
+/* String buffers the filter tests, for strings of no fixed size. */
+#define FILTER_STR_MAX 128
+
+int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report)
+{
+	struct resolver *r = ctx;
+	const struct pvalue *v;
+	int id;
+
+	id = value_find(r, name, off);
+	if (id == -ENOENT && report)
+		return unknown_field(r, name, off);
+	if (id < 0)
+		return id;
+	v = &r->pr->vals[id];
+	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;
+	t->is_signed = v->kind == PV_INT && v->is_signed;
+	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 : v->size;
+	return id;
+}
+
+void pvalue_clear(struct pvalue *v)
+{
+	free(v->name);
+	free(v->cname);
+	free(v->arg);
+	free(v->path);
+	free(v->arg_type);
+	free(v->arg_local);
+	free(v->member);
+	expr_free(v->expr);
+}

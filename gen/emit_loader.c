@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "emit_prog.h"
-#include "filter.h"
+#include "cstring.h"
 
 static const char *printf_conv(const struct pvalue *v)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "emit.h"
-#include "filter.h"
+#include "cstring.h"
 #include "rawtp.h"
 #include "util.h"
 

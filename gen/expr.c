@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "expr.h"
-#include "filter.h"
+#include "cstring.h"
 
 enum tok {
 	T_END, T_NUM, T_STR, T_NAME, T_BARE, T_OP, T_LPAREN, T_RPAREN, T_QUEST, T_COLON, T_BAD,
@@ -854,8 +854,19 @@ static bool needs_parens(const struct expr *parent, const struct expr *child, bo
 		return true;
 	if (cp == pp)
 		return false;
-	/* child binds tighter: clang warns for these mixes */
-	return pp <= 5 || (pp == 8 && cp == 9);
+	/* child binds tighter: clang's -Wparentheses warns for these mixes */
+	switch (parent->op) {
+	case EX_LOR:
+		return child->op == EX_LAND;
+	case EX_BAND: case EX_BXOR: case EX_BOR:
+		return true;
+	case EX_SHL: case EX_SHR:
+		return cp == 9;
+	case EX_EQ: case EX_NE:
+		return cp == 7;
+	default:
+		return false;
+	}
 }
 
 static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx);

@@ -13,7 +13,7 @@
 
 #include "cmd.h"
 #include "emit.h"
-#include "filter.h"
+#include "cstring.h"
 #include "output.h"
 #include "prog.h"
 

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include "expr.h"
-#include "filter.h"
+#include "cstring.h"
 #include "model.h"
 #include "rawtp.h"
 #include "spec.h"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Every fuzzer (format reader, spec loader, filter compiler) runs for a bounded
+# Every fuzzer (format reader, spec loader, expression compiler) runs for a bounded
 # time (FUZZ_SECONDS, default 20) from its seed corpus with no finding.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"

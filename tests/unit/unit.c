@@ -3,7 +3,7 @@
  * Unit tests (cmocka) of the generator's small parts, built and run under
  * ASan and UBSan by tests/t_unit.sh: globs and patterns, the format-field
  * classifier, strbuf, JSON and C escaping, include guards, suggestions, and
- * the filter parser, checker and compiler.
+ * the expression parser, checker and compiler.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,7 +15,8 @@
 #include <cmocka.h>
 
 #include "emit.h"
-#include "filter.h"
+#include "cstring.h"
+#include "expr.h"
 #include "json.h"
 #include "model.h"
 #include "spec.h"
@@ -179,21 +180,26 @@ static void test_guard_and_suggest(void **state)
 	assert_null(spec_suggest("zzzzzz", keys, 4));
 }
 
-/* filters over three fields: pid (s32), count (u64), comm (char[16]) */
-static int resolve(void *ctx, const char *name, size_t off, struct filter_field *f)
+/* expressions over four values: pid (s32), count (u64), flags (u8), comm (char[16]) */
+static int resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report)
 {
-	if (!strcmp(name, "pid")) {
-		*f = (struct filter_field){ .is_signed = true, .size = 4 };
-		return 0;
-	}
-	if (!strcmp(name, "count")) {
-		*f = (struct filter_field){ .size = 8 };
-		return 1;
-	}
-	if (!strcmp(name, "comm")) {
-		*f = (struct filter_field){ .is_str = true, .size = 16 };
-		return 2;
-	}
+	static const struct {
+		const char *name;
+		struct expr_type t;
+	} vals[] = {
+		{ "pid", { ET_INT, 4, true } },
+		{ "count", { ET_INT, 8, false } },
+		{ "flags", { ET_INT, 1, false } },
+		{ "comm", { ET_STR, 16, false } },
+	};
+
+	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
+		if (!strcmp(name, vals[i].name)) {
+			*t = vals[i].t;
+			return i;
+		}
+	if (!report)
+		return -ENOENT;
 	spec_error(ctx, NULL, off, "unknown field '%s'", name);
 	return -EINVAL;
 }
@@ -208,44 +214,119 @@ static void string(void *ctx, struct strbuf *sb, int ref)
 	sb_printf(sb, "s%d", ref);
 }
 
-static int compile(const char *text, struct strbuf *out)
+/* The C of 'text' as a condition (or a value), or NULL when it is refused. */
+static char *compile(const char *text, bool cond)
 {
-	static const struct filter_emit_ops ops = { value, string };
+	static const struct expr_emit_ops ops = { value, string, "f" };
 	struct spec s = { .path = "t.yaml", .text = (char *)text, .len = strlen(text) };
 	struct spec_str src = { .s = (char *)text, .loc = { .line = 1, .col = 1 } };
-	struct filter *f = NULL;
+	struct expr_lits lits = {};
+	struct expr *e = NULL;
+	struct strbuf sb;
 	int err;
 
-	err = filter_parse(&s, &src, &f);
+	sb_init(&sb);
+	err = expr_parse(&s, &src, &e);
 	if (!err)
-		err = filter_check(f, &s, &src, resolve, &s);
+		err = expr_check(e, &s, &src, cond, resolve, &s, &lits);
 	if (!err)
-		filter_emit_expr(out, f, "f", &ops, NULL);
-	filter_free(f);
-	return err;
+		expr_emit(&sb, e, &ops, NULL);
+	expr_free(e);
+	expr_lits_free(&lits);
+	if (err) {
+		sb_free(&sb);
+		return NULL;
+	}
+	return sb_steal(&sb);
 }
 
-static void test_filters(void **state)
+static void expect(const char *text, const char *want)
+{
+	char *got = compile(text, true);
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void refused(const char *text)
+{
+	char *got = compile(text, true);
+
+	if (got)
+		fail_msg("'%s' compiled to '%s'", text, got);
+}
+
+static void test_exprs(void **state)
+{
+	diag_silent = true;
+	/* precedence: && binds tighter than ||; clang's -Wparentheses wants the parentheses */
+	expect("pid == 1 || count > 0x10 && !(pid < 0)", "v0 == 1 || (v1 > 16ULL && !(v0 < 0))");
+	expect("(pid == 1 || pid == 2) && count != 0", "(v0 == 1 || v0 == 2) && v1 != 0ULL");
+	expect("count & 4", "v1 & 4");
+	expect("flags & 0x3 == 0", "v2 & 0");	/* C: flags & (3 == 0) */
+	/* numbers in the value's width, as the kernel's filters: -1 on a u8 is 255 */
+	expect("flags == -1", "v2 == 255U");
+	expect("count == -1", "v1 == 18446744073709551615ULL");
+	expect("pid != -2147483648", "v0 != (-2147483647 - 1)");
+	/* arithmetic and bit operations keep C's precedence and types */
+	expect("pid >> 8 & 0xff", "(v0 >> 8) & 255");
+	expect("count / 1024 > 4", "v1 / 1024 > 4ULL");
+	expect("pid - 1 - 2 == 0", "v0 - 1 - 2 == 0");
+	expect("pid - (1 - 2) == 0", "v0 - -1 == 0");
+	expect("pid * (count + 1) > 0", "v0 * (v1 + 1) > 0ULL");
+	expect("pid > 0 ? count : 1", "(v0 > 0) ? v1 : 1");
+	/* strings: ==, != and globs; bare words as in tracefs */
+	expect("comm == \"bash\"", "tpgen_streq(s3, f_s0)");
+	expect("comm != bash", "!tpgen_streq(s3, f_s0)");
+	expect("comm ~ \"ba*\"", "tpgen_prefix(s3, f_s0, 2)");
+	expect("comm ~ \"*sh\"", "tpgen_glob(s3, f_s0)");
+	expect("comm ~ kworker/0:1", "tpgen_streq(s3, f_s0)");
+	refused("pid ~ \"a*\"");		/* glob on a number */
+	refused("pid == ");			/* syntax */
+	refused("(pid == 1");			/* unbalanced */
+	refused("nosuch == 1");			/* unknown field */
+	refused("pid == 99999999999");		/* does not fit s32 */
+	refused("flags == 256");		/* does not fit u8 */
+	refused("flags == -129");		/* does not fit u8 either way */
+	refused("count == 1 / 0");		/* division by zero */
+	refused("pid << 40 > 0");		/* shift past the width */
+	refused("comm < \"a\"");		/* strings compare with ==, != and ~ */
+	refused("comm == \"0123456789abcdef\"");	/* longer than comm holds */
+	refused("comm");			/* a string is no condition */
+}
+
+static void test_expr_limits(void **state)
 {
 	struct strbuf sb;
+	char *got;
 
 	diag_silent = true;
 	sb_init(&sb);
-	assert_int_equal(compile("pid == 1 || count > 0x10 && !(pid < 0)", &sb), 0);
-	assert_non_null(strstr(sb.buf, "v0"));
-	assert_non_null(strstr(sb.buf, "v1"));
-	assert_non_null(strstr(sb.buf, "||"));
+	for (int i = 0; i < 100; i++)
+		sb_putc(&sb, '(');
+	sb_puts(&sb, "pid == 1");
+	for (int i = 0; i < 100; i++)
+		sb_putc(&sb, ')');
+	refused(sb.buf);			/* deeper than EXPR_MAX_DEPTH */
 	sb_reset(&sb);
-	assert_int_equal(compile("count & 4", &sb), 0);
+	for (int i = 0; i < 100000; i++)
+		sb_putc(&sb, '!');
+	sb_puts(&sb, "pid");
+	refused(sb.buf);
 	sb_reset(&sb);
-	assert_int_equal(compile("comm == \"bash\"", &sb), 0);
-	assert_non_null(strstr(sb.buf, "s2"));
+	for (int i = 0; i < 2000; i++)
+		sb_puts(&sb, "pid == 1 && ");
+	sb_puts(&sb, "pid == 1");
+	refused(sb.buf);			/* more than EXPR_MAX_NODES terms */
 	sb_reset(&sb);
-	assert_int_not_equal(compile("pid ~ \"a*\"", &sb), 0);		/* glob on a number */
-	assert_int_not_equal(compile("pid == ", &sb), 0);		/* syntax */
-	assert_int_not_equal(compile("(pid == 1", &sb), 0);		/* unbalanced */
-	assert_int_not_equal(compile("nosuch == 1", &sb), 0);		/* unknown field */
-	assert_int_not_equal(compile("pid == 99999999999", &sb), 0);	/* does not fit s32 */
+	for (int i = 0; i < 200; i++)
+		sb_puts(&sb, i & 1 ? "pid == 1 || " : "pid == 1 && ");
+	sb_puts(&sb, "pid == 1");
+	got = compile(sb.buf, true);		/* long chains stay shallow: one level of parentheses */
+	assert_non_null(got);
+	assert_null(strstr(got, "(("));
+	free(got);
 	sb_free(&sb);
 }
 
@@ -259,7 +340,8 @@ int main(void)
 		cmocka_unit_test(test_strbuf),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_guard_and_suggest),
-		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_exprs),
+		cmocka_unit_test(test_expr_limits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

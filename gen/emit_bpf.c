@@ -35,6 +35,12 @@ static void emit_member(struct strbuf *sb, const struct pvalue *v, const char *c
 
 static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
 
+/*
+ * How a probe's function leaves early: "return;", or once it holds values a
+ * join found and must delete, "goto out;" (out: deletes them).
+ */
+static const char *leave = "return;";
+
 /* An integer value as a C expression. */
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
 {
@@ -42,6 +48,8 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		sb_puts(sb, "(__u64)");
 	switch (v->src) {
 	case PV_CTX:
+		if (v->narrow)
+			sb_printf(sb, "(%s)", pvalue_ctype(v));
 		sb_printf(sb, "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:
@@ -222,7 +230,7 @@ static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct e
 	if (m == 1) {
 		sb_puts(sb, "\tif (");
 		expr_emit_not(sb, v[last], &ops, (void *)pr);
-		sb_puts(sb, ")\n\t\treturn;\n");
+		sb_printf(sb, ")\n\t\t%s\n", leave);
 		return;
 	}
 	for (i = 0, m = 0; i < n; i++) {
@@ -237,7 +245,7 @@ static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct e
 			emit_expr(sb, pr, v[i]);
 		}
 	}
-	sb_puts(sb, "))\n\t\treturn;\n");
+	sb_printf(sb, "))\n\t\t%s\n", leave);
 }
 
 /* String buffers a filter reads into. */
@@ -312,7 +320,7 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
 		emit_stores(sb, pr, &sv->key, "key.", "\t\t");
 		sb_printf(sb, "\t\tval = tpgen_save(&%s, &key, &%s_zero, &tpgen_lost);\n", set->map, set->map);
-		sb_puts(sb, "\t\tif (!val)\n\t\t\treturn;\n");
+		sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
 		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
 		sb_puts(sb, "\t}\n");
 	}
@@ -339,7 +347,8 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 			sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
 		emit_stores(sb, pr, &a->keys, "key.", "\t\t");
 		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, &key, &%s_zero);\n", a->map, a->map);
-		sb_puts(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\treturn;\n\t\t}\n");
+		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
+			  leave);
 		if (a->fns & AGG_COUNT)
 			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->count, 1);\n");
 		if (a->fns & AGG_SUM) {
@@ -374,7 +383,7 @@ static void emit_print(struct strbuf *sb, const struct pprobe *pr)
 		return;
 	sb_printf(sb, "\n\t/* record */\n\t{\n\t\tstruct %s *e;\n\n", pr->rec_struct);
 	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
-	sb_puts(sb, "\t\tif (!e)\n\t\t\treturn;\n");
+	sb_printf(sb, "\t\tif (!e)\n\t\t\t%s\n", leave);
 	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
 	sb_puts(sb, "\t\te->hdr.cpu = bpf_get_smp_processor_id();\n");
 	sb_puts(sb, "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
@@ -412,9 +421,13 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
-	bool uses_raw = false;
+	bool uses_raw = false, deletes = false;
 	char ct[160];
 	int i;
+
+	leave = "return;";
+	for (i = 0; i < pr->nr_joins; i++)
+		deletes |= pr->joins[i].del;
 
 	for (i = 0; i < pr->nr_vals; i++)
 		uses_raw |= pr->vals[i].src == PV_RAW;
@@ -449,8 +462,14 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
 		emit_stores(sb, pr, &j->key, obj, "\t");
 		free(obj);
+	}
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct pjoin *j = &pr->joins[i];
+
 		sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map, j->local);
-		sb_printf(sb, "\tif (!%s)\n\t\treturn;\n", j->local);
+		sb_printf(sb, "\tif (!%s)\n\t\t%s\n", j->local, leave);
+		if (j->del)
+			leave = "goto out;";
 	}
 	for (i = 0; i < pr->nr_lets; i++) {
 		sb_printf(sb, "\t%s = ", pr->lets[i].local);
@@ -476,6 +495,8 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_saves(sb, p, pr);
 	emit_aggs(sb, pr);
 	emit_print(sb, pr);
+	if (deletes)
+		sb_puts(sb, "out:\n");
 	for (i = 0; i < pr->nr_joins; i++)
 		if (pr->joins[i].del)
 			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,

@@ -244,7 +244,11 @@ static int add_save(struct resolver *r, const struct spec_save *ss)
 		memset(set, 0, sizeof(*set));
 		set->name = xstrdup(ss->name.s);
 		set->first = ss;
-		set->map = prog_ident(p, ss->name.s);
+		base = xasprintf("%s_saved", ss->name.s);
+		set->map = prog_ident(p, base);
+		free(base);
+		/* the pointer a join declares: no global may take its name */
+		set->local = prog_ident(p, ss->name.s);
 		base = xasprintf("%s_key", ss->name.s);
 		set->key_struct = prog_ident(p, base);
 		free(base);
@@ -275,6 +279,11 @@ static int add_save(struct resolver *r, const struct spec_save *ss)
 				   set->keys[i].kind == PV_STR ? "string" : "number", set->first->loc.line);
 			return -EINVAL;
 		}
+	/* key members are the set's, whatever each save calls them */
+	for (i = 0; i < sv->key.nr; i++) {
+		free(sv->key.v[i].cname);
+		sv->key.v[i].cname = xstrdup(set->keys[i].cname);
+	}
 	if (sv->values.nr != set->nr_members)
 		goto mismatch;
 	for (i = 0; i < sv->values.nr; i++) {
@@ -332,7 +341,11 @@ static int add_join(struct resolver *r, const struct spec_join *sj)
 				   i + 1, sj->name.s, p->sets[s].keys[i].kind == PV_STR ? "string" : "number");
 			return -EINVAL;
 		}
-	j->local = xasprintf("%s", sj->name.s);
+	for (i = 0; i < j->key.nr; i++) {
+		free(j->key.v[i].cname);
+		j->key.v[i].cname = xstrdup(p->sets[s].keys[i].cname);
+	}
+	j->local = xstrdup(p->sets[s].local);
 	j->del = !sj->keep;
 	return 0;
 }
@@ -727,6 +740,7 @@ void prog_free(struct prog *p)
 		free(set->members);
 		free(set->name);
 		free(set->map);
+		free(set->local);
 		free(set->key_struct);
 		free(set->val_struct);
 	}

@@ -60,6 +60,7 @@ struct pvalue {
 	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
+	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
@@ -82,6 +83,7 @@ struct pitems {
 struct psaved {
 	char *name;		/* as written */
 	char *map;		/* the map */
+	char *local;		/* a join's pointer to the values */
 	char *key_struct;
 	char *val_struct;
 	struct pvalue *keys;	/* the types of the key's members (name is the member) */

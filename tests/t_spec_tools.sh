@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# The tools of specs/ written in the spec language (joins, saves, lets,
+# aggregations, expressions, built-ins), run live around workloads this test
+# makes; each shows exactly what the test caused. syscount's counts per
+# syscall are compared with bpftrace's, counting the same process at the
+# same time.
+. "$(dirname "$0")/lib.sh"
+cd "$TPGEN_ROOT" || exit 1
+require_live
+. "$(dirname "$0")/spec_lib.sh"
+
+out=$T/out
+tools=(opensnoop killsnoop runqslower bitesize hardirqs exitsnoop biopattern writeback syscalls)
+for t in "${tools[@]}"; do
+	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
+done
+for d in "$out"/*/; do
+	make -s -C "$d" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $d"; }
+done
+
+# opensnoop: the path from the caller's memory, with the fd, or the errno
+echo hello > "$T/tpgen-open-probe"
+start opensnoop
+cat "$T/tpgen-open-probe" >/dev/null
+cat "$T/tpgen-no-such-file" 2>/dev/null
+stop opensnoop
+expect opensnoop "\"comm\":\"cat\",\"fd\":[0-9]+,\"flags\":[0-9]+,\"path\":\"$T/tpgen-open-probe\"" "open of the probe file"
+expect opensnoop "\"comm\":\"cat\",\"fd\":-2,\"flags\":[0-9]+,\"path\":\"$T/tpgen-no-such-file\"" \
+	"failed open (-ENOENT) of a missing file"
+
+# killsnoop: sender, target, signal and result in one line; kill(-1, 0) shows -1
+start killsnoop
+bash -c 'echo $$ > "$1"; kill -0 $$; kill -0 -1; kill -0 999999999 2>/dev/null; true' _ "$T/kill.pid"
+stop killsnoop
+kp=$(cat "$T/kill.pid")
+expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":$kp,\"result\":0\}" "kill(self, 0)"
+expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":-1,\"result\":0\}" "kill(-1, 0) with target -1"
+expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":999999999,\"result\":-3\}" \
+	"kill of a missing process (-ESRCH)"
+
+# exitsnoop: exit codes and signals decoded from exit_code by expressions
+start exitsnoop
+sh -c 'echo $$ > "$1"; exit 3' _ "$T/exit3.pid"
+sh -c 'echo $$ > "$1"; kill -9 $$' _ "$T/kill9.pid" 2>/dev/null
+stop exitsnoop
+expect exitsnoop "\"pid\":$(cat "$T/exit3.pid"),\"ppid\":$$,\"comm\":\"sh\",\"code\":3,\"sig\":0,\"core\":0\}" "exit 3"
+expect exitsnoop "\"pid\":$(cat "$T/kill9.pid"),\"ppid\":$$,\"comm\":\"sh\",\"code\":0,\"sig\":9,\"core\":0\}" "SIGKILL"
+
+# runqslower: six busy loops on one CPU wait on its run queue for tens of ms
+start runqslower
+for i in 1 2 3 4 5 6; do
+	taskset -c 0 bash -c 'printf tpgenhog > /proc/self/comm; end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done' &
+done
+wait $(jobs -p | grep -v "^$pid$") 2>/dev/null
+sleep 2.5
+stop runqslower
+expect runqslower '"comm":"tpgenhog","tid":[0-9]+,"lat_us":[0-9]{5,}' "a wait of 10 ms or more for a busy loop"
+expect_not runqslower '"lat_us":[0-9]{1,4},' "a wait under the 10 ms threshold"
+
+# bitesize and biopattern: 16 sequential direct writes of 64 KiB
+dir=$T
+[ "$(stat -f -c %T "$dir")" = tmpfs ] && dir=$TPGEN_ROOT/out
+start bitesize
+bitesize_pid=$pid
+pid_b=$bitesize_pid
+"$out/biopattern/biopattern" -j >"$T/biopattern.out" 2>"$T/biopattern.err" &
+bp=$!
+sleep 1
+dd if=/dev/zero of="$dir/tpgen-dd.tmp" bs=64k count=16 oflag=direct 2>/dev/null || fail "dd"
+rm -f "$dir/tpgen-dd.tmp"
+stop bitesize
+kill -INT $bp; wait $bp || fail "biopattern exited $?"
+expect bitesize '"hist":"I/O size per process","comm":"dd","unit":"kbytes","buckets":\[.*\{"low":64,"high":127,"count":(1[6-9]|[2-9][0-9]|[0-9]{3,})\}' \
+	"dd's 64 KiB writes in its own histogram"
+# other writers on the machine may come between two of dd's: most are sequential
+expect biopattern '"agg":"I/O pattern per device","dev":[0-9]+,"sequential":1,"count":([89]|[1-9][0-9]+),"sum":[0-9]+' \
+	"sequential writes on the device"
+
+# hardirqs: some interrupt handler ran, with its time
+start hardirqs
+dd if=/dev/zero of="$dir/tpgen-dd.tmp" bs=64k count=16 oflag=direct 2>/dev/null
+rm -f "$dir/tpgen-dd.tmp"
+sleep 1
+stop hardirqs
+expect hardirqs '"agg":"hard IRQ time \(usecs\)","irq":"[^"]+","count":[1-9][0-9]*,"sum":[0-9]+\}' "an IRQ's count and time"
+
+# writeback: dirty pages written back on sync, with the time it took
+start writeback
+dd if=/dev/zero of="$dir/tpgen-wb.tmp" bs=1M count=4 2>/dev/null
+sync
+rm -f "$dir/tpgen-wb.tmp"
+stop writeback
+expect writeback '"event":"writeback/writeback_written","device":"[^"]+","reason":[0-9]+,"pages":-?[0-9]+,"ms":[0-9]+\}' \
+	"a writeback with its duration"
+
+# syscalls: counts per syscall of one process, against bpftrace counting the same
+py=$(python3 -c 'import sys; print(sys.executable)')	# not a shim that execs
+"$py" -c 'import os, sys
+sys.stdin.read(1)
+for i in range(321): os.getppid()
+open("/dev/null").close()' < <(sleep 5; echo go) &
+wp=$!
+sleep 1		# python3 has started and waits for "go": both tools see the same calls
+start syscount -p $wp
+# the same logic: an exit counts when its entry was seen
+bpftrace -e "tracepoint:raw_syscalls:sys_enter /pid == $wp/ { @s[tid] = 1; }
+	tracepoint:raw_syscalls:sys_exit /pid == $wp && @s[tid]/ { @[args->id] = count(); delete(@s[tid]); }
+	END { clear(@s); }" >"$T/bpftrace.out" 2>&1 &
+bt=$!
+for i in $(seq 100); do grep -q Attaching "$T/bpftrace.out" && break; sleep 0.1; done
+wait $wp
+sleep 0.5
+kill -INT $bt; wait $bt
+stop syscount
+grep -q '@\[' "$T/bpftrace.out" || { cat "$T/bpftrace.out"; fail "bpftrace counted nothing"; }
+expect syscount '"agg":"syscalls by number \(time in ns\)","id":110,"count":321,' "321 getppid() calls"
+n=0
+while read -r id count; do
+	expect syscount "\"agg\":\"syscalls by number \\(time in ns\\)\",\"id\":$id,\"count\":$count," \
+		"syscall $id counted $count times as bpftrace did"
+	n=$((n + 1))
+done < <(sed -n 's/^@\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpftrace.out")
+expect syscount "\"agg\":\"syscalls by process \\(time in ns\\)\",\"pid\":$wp,\"comm\":\"python3\",\"count\":[0-9]+,\"sum\":[0-9]+" \
+	"the process's row"
+echo "ok: ${#tools[@]} tools; syscount agrees with bpftrace on $n syscalls"

@@ -93,7 +93,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 		if (*c >= 'a' && *c <= 'z')
 			*c -= 'a' - 'A';
 	text = guard;
-	guard = xasprintf("%s_H", text);
+	guard = xasprintf("%s_TPGEN_H", text);	/* not <bpf/bpf.h>'s __LIBBPF_BPF_H for a tool libbpf_bpf */
 	free(text);
 	skel = xasprintf("%s_bpf", tool);
 

@@ -143,6 +143,19 @@ static int item_value(struct resolver *r, const struct spec_item *it, bool str_o
 	return 0;
 }
 
+static bool is_libc_macro(const char *s)
+{
+	static const char *const macros[] = {
+		"errno", "stdin", "stdout", "stderr", "NULL", "EOF", "assert", "offsetof", "bool", "true",
+		"false", "unix", "linux", "i386", "major", "minor", "makedev", "environ", "signal",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(macros); i++)
+		if (!strcmp(s, macros[i]))
+			return true;
+	return false;
+}
+
 static int add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
 {
 	int i, j, val, err, n;
@@ -168,6 +181,13 @@ static int add_items(struct resolver *r, const struct spec_items *l, struct pite
 		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
 		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
 			r->pr->vals[val].src == PV_EXPR ? member_name(l->v[i].expr.s) : xstrdup(r->pr->vals[val].cname);
+		/* not a macro of the C library the loader includes (signal_generate has 'errno') */
+		if (is_libc_macro(cname)) {
+			char *c = xasprintf("%s_", cname);
+
+			free(cname);
+			cname = c;
+		}
 		/* members of one struct are unique: name_2, name_3 after the first */
 		it->cname = xstrdup(cname);
 		for (n = 2, j = 0; j < out->nr - 1; j++) {

@@ -15,6 +15,9 @@
 
 #include "spec_yaml.h"
 
+/* Entries of a spec: each is code in the kernel, and a spec is a page. */
+#define SPEC_MAX_ENTRIES	256
+
 struct spec_loc node_loc(const yaml_node_t *node)
 {
 	struct spec_loc loc = {
@@ -256,6 +259,9 @@ static bool is_c_keyword(const char *s)
 		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
 		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "main",
 		"vmlinux", "tpgen", "env", "events",
+		/* <tool>.h would hide a header the loader includes */
+		"argp", "errno", "signal", "stdbool", "stdio", "stdlib", "string", "time", "unistd",
+		"limits", "stddef", "stdint", "stdarg", "stdatomic", "assert", "ctype", "float",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(kw); i++)
@@ -384,6 +390,9 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 		if (events->type != YAML_SEQUENCE_NODE)
 			return node_error(ld, events, "'events' must be a list, not %s", node_kind(events));
 		for (it = events->data.sequence.items.start; it < events->data.sequence.items.top; it++) {
+			if (s->nr_events >= SPEC_MAX_ENTRIES)
+				return node_error(ld, yaml_node(ld, *it), "more than %d entries in 'events': "
+						  "split the spec", SPEC_MAX_ENTRIES);
 			s->events = xrealloc(s->events, (s->nr_events + 1) * sizeof(*s->events));
 			memset(&s->events[s->nr_events], 0, sizeof(*s->events));
 			s->nr_events++;
@@ -397,6 +406,9 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 		if (lats->type != YAML_SEQUENCE_NODE)
 			return node_error(ld, lats, "'latency' must be a list, not %s", node_kind(lats));
 		for (it = lats->data.sequence.items.start; it < lats->data.sequence.items.top; it++) {
+			if (s->nr_lats >= SPEC_MAX_ENTRIES / 2)
+				return node_error(ld, yaml_node(ld, *it), "more than %d latency pairs: split the spec",
+						  SPEC_MAX_ENTRIES / 2);
 			s->lats = xrealloc(s->lats, (s->nr_lats + 1) * sizeof(*s->lats));
 			memset(&s->lats[s->nr_lats], 0, sizeof(*s->lats));
 			s->nr_lats++;
@@ -418,6 +430,52 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 	return 0;
 }
 
+/* A spec is a page of YAML: deeper nesting or more aliases is a mistake, or an attack. */
+#define SPEC_MAX_DEPTH		16
+#define SPEC_MAX_ALIASES	64
+
+/*
+ * Walk the YAML events once before building the document: nesting and
+ * aliases are bounded (libyaml's document loader would expand a "billion
+ * laughs" of aliases, and is quadratic in deep nesting), each with its place.
+ */
+static int check_shape(const struct spec *s)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	int depth = 0, aliases = 0, err = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return -ENOMEM;
+	yaml_parser_set_input_string(&parser, (const unsigned char *)s->text, s->len);
+	for (;;) {
+		struct spec_loc loc;
+
+		if (!yaml_parser_parse(&parser, &ev))
+			break;	/* the loader reports the syntax error */
+		loc = (struct spec_loc){ .line = ev.start_mark.line + 1, .col = ev.start_mark.column + 1,
+					 .index = ev.start_mark.index };
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > SPEC_MAX_DEPTH) {
+				spec_error(s, &loc, 0, "YAML nested more than %d levels deep", SPEC_MAX_DEPTH);
+				err = -EINVAL;
+			}
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		} else if (ev.type == YAML_ALIAS_EVENT && ++aliases > SPEC_MAX_ALIASES) {
+			spec_error(s, &loc, 0, "more than %d YAML aliases", SPEC_MAX_ALIASES);
+			err = -EINVAL;
+		}
+		if (ev.type == YAML_STREAM_END_EVENT || err) {
+			yaml_event_delete(&ev);
+			break;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&parser);
+	return err;
+}
+
 int spec_parse(struct spec **out, const char *path, const char *text, size_t len)
 {
 	struct loader ld = {};
@@ -435,6 +493,11 @@ int spec_parse(struct spec **out, const char *path, const char *text, size_t len
 		diag_error(path, 0, 0, "not a text file (contains NUL bytes)");
 		spec_free(s);
 		return -EINVAL;
+	}
+	err = check_shape(s);
+	if (err) {
+		spec_free(s);
+		return err;
 	}
 	if (!yaml_parser_initialize(&parser))
 		return spec_free(s), -ENOMEM;

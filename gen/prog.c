@@ -625,6 +625,46 @@ static bool same_program(const struct pprobe *a, const struct pprobe *b)
 	return a->attach == ATTACH_TRACEPOINT ? a->ev == b->ev : a->raw == b->raw;
 }
 
+/* The kernel's limit of maps one program uses (MAX_USED_MAPS). */
+#define PROG_MAX_MAPS	64
+
+/* The maps the program of probe 'first' uses fit the verifier's limit, or a located error. */
+static int check_maps(struct prog *p, int first)
+{
+	bool *set_used = xcalloc(p->nr_sets + 1, sizeof(*set_used));
+	int n = 3, i, k;	/* .rodata, .bss, .data */
+	bool rb = false;
+
+	for (i = first; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (!same_program(&p->probes[first], pr))
+			continue;
+		n += pr->nr_aggs + (pr->lat >= 0);
+		rb |= pr->print.nr > 0;
+		for (k = 0; k < pr->nr_saves; k++)
+			set_used[pr->saves[k].set] = true;
+		for (k = 0; k < pr->nr_joins; k++)
+			set_used[pr->joins[k].set] = true;
+		if (n + rb > PROG_MAX_MAPS) {
+			spec_error(p->spec, &pr->sp->loc, 0, "the entries on %s need more than the %d maps a BPF "
+				   "program may use: put the functions of several aggregates in one, or split the "
+				   "spec", pr->sp->event.s, PROG_MAX_MAPS);
+			free(set_used);
+			return -EINVAL;
+		}
+	}
+	for (k = 0; k < p->nr_sets; k++)
+		n += set_used[k];
+	free(set_used);
+	if (n + rb > PROG_MAX_MAPS) {
+		spec_error(p->spec, &p->probes[first].sp->loc, 0, "the entries on %s need more than the %d maps "
+			   "a BPF program may use: split the spec", p->probes[first].sp->event.s, PROG_MAX_MAPS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int prog_resolve(struct prog *p)
 {
 	const struct spec *s = p->spec;
@@ -683,10 +723,14 @@ int prog_resolve(struct prog *p)
 		free(base);
 	}
 	for (i = 0; i < p->nr_probes; i++)
-		if (p->probes[i].first_of_program)
+		if (p->probes[i].first_of_program) {
 			for (j = i + 1; j < p->nr_probes; j++)
 				if (same_program(&p->probes[i], &p->probes[j]))
 					p->probes[i].uses_ctx |= p->probes[j].uses_ctx;
+			err = check_maps(p, i);
+			if (err)
+				return err;
+		}
 	/* the last join of a name on a tracepoint deletes what it found, unless told to keep it */
 	for (i = 0; i < p->nr_probes; i++)
 		for (int k = 0; k < p->probes[i].nr_joins; k++) {

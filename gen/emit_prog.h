@@ -6,6 +6,16 @@
 #include "emit.h"
 #include "prog.h"
 
+/* Strings of no fixed size: bytes kept in records, in keys and in filters. */
+#define RECORD_STR_MAX	256
+#define KEY_STR_MAX	64
+#define FILTER_STR_MAX	128
+/* Keys a hash map holds; one more is counted as lost. */
+#define MAP_ENTRIES	10240
+
+/* gen/emit_maps.c */
+void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);
+
 /* gen/emit_bpf.c */
 const char *pvalue_ctype(const struct pvalue *v);
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);

@@ -98,4 +98,9 @@ const char *expr_ctype(const struct expr_type *t);
 void expr_emit_literals(struct strbuf *sb, const struct expr_lits *lits, const char *prefix);
 void expr_lits_free(struct expr_lits *lits);
 
+/* Shared by the parser, checker and printer. */
+int expr_prec(enum expr_op op);		/* binding power of a binary operator, 0 if none */
+unsigned long long expr_in_type(unsigned long long v, struct expr_type t);
+const char *expr_op_text(enum expr_op op);
+
 #endif /* __TPGEN_EXPR_H */

@@ -203,6 +203,16 @@ void prog_free(struct prog *p);
 char *prog_ident(struct prog *p, const char *base);
 void nametab_free(struct nametab *t);
 
+/* gen/actions.c: what an entry does, added to its probe (errors reported, -EINVAL) */
+struct resolver;
+int probe_add_join(struct resolver *r, const struct spec_join *sj);
+int probe_add_let(struct resolver *r, const struct spec_let *sl);
+int probe_add_save(struct resolver *r, const struct spec_save *ss);
+int probe_add_agg(struct resolver *r, const struct spec_agg *sa);
+int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok);
+int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out);
+void pitems_free(struct pitems *l);
+
 /* gen/values.c: the values of one probe */
 struct resolver {
 	struct prog *p;

@@ -271,6 +271,34 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 	}
 }
 
+/* Every record field the program reads, where this build reads it: the loader checks them. */
+void emit_layout(struct strbuf *sb, const struct prog *p)
+{
+	for (int i = 0; i < p->evs->nr; i++) {
+		const struct tp_event *ev = &p->evs->ev[i];
+
+		if (!p->ctx_sel[i])
+			continue;
+		for (int f = 0; f < ev->nr_fields; f++) {
+			const struct tp_field *fd = &ev->fields[f];
+			bool used = false;
+
+			for (int k = 0; k < p->nr_probes && !used; k++) {
+				const struct pprobe *pr = &p->probes[k];
+
+				if (pr->attach != ATTACH_TRACEPOINT || pr->ev != ev)
+					continue;
+				for (int v = 0; v < pr->nr_vals && !used; v++)
+					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR) &&
+					       pr->vals[v].field == fd;
+			}
+			if (used)
+				sb_printf(sb, "%s{ \"%s/%s\", \"%s\", %u, %u, %s },", sb->len ? "\n" : "", ev->sys,
+					  ev->name, fd->name, fd->offset, fd->size, fd->is_signed ? "true" : "false");
+		}
+	}
+}
+
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p)
 {
 	int i, j;

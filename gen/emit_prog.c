@@ -50,7 +50,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
-	struct strbuf aggs, aggs_setup;
+	struct strbuf aggs, aggs_setup, layout;
 	char *guard, *skel, *text;
 	bool json_str = false;
 	int err, i, j;
@@ -69,6 +69,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	sb_init(&sb);
 	sb_init(&aggs);
 	sb_init(&aggs_setup);
+	sb_init(&layout);
 
 	c_comment_text(&desc, p->spec->description.s ? p->spec->description.s : "generated tracing tool");
 	emit_records(&records, &types, p);
@@ -81,6 +82,8 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	emit_probes_table(&probes, &what, p);
 	emit_doc(&doc, p, tool);
 	emit_aggs_table(&aggs, &aggs_setup, p);
+	if (p->any_ctx)
+		emit_layout(&layout, p);
 	for (i = 0; i < p->nr_probes; i++) {
 		for (j = 0; j < p->probes[i].print.nr; j++)
 			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
@@ -126,6 +129,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "EVENT_CASES", cases.buf ? cases.buf : "" },
 			{ "SUMMARY", summary.buf ? summary.buf : "" },
 			{ "PROBES", probes.buf ? probes.buf : "" },
+			{ "LAYOUT", layout.buf ? layout.buf : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 
@@ -177,5 +181,6 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	sb_free(&sb);
 	sb_free(&aggs);
 	sb_free(&aggs_setup);
+	sb_free(&layout);
 	return err;
 }

@@ -27,6 +27,7 @@ void emit_handlers(struct strbuf *sb, const struct prog *p);
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p);
 void emit_summary(struct strbuf *sb, const struct prog *p);
+void emit_layout(struct strbuf *sb, const struct prog *p);
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
 void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
 

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# A tool generated from another kernel's format files never prints wrong
+# values: its loader checks, at start-up, the offset, size and sign of every
+# field it reads against the running kernel's format files, and refuses with
+# one line naming the event, the field and both layouts. Doctored snapshots:
+# sched_switch's prev_pid and prev_prio swapped; a 12-byte common header
+# (every field 4 bytes later, as a Debian 6.1 RT kernel has it); kill's pid
+# moved. The same spec from the undoctored snapshot runs and exits 0.
+. "$(dirname "$0")/lib.sh"
+require_live
+cd "$T" || exit 1
+
+cat > spec.yaml <<'YAML'
+tool: layoutcheck
+events:
+  - event: sched/sched_switch
+    print: [prev_comm, prev_pid, next_pid]
+  - event: syscalls/sys_enter_kill
+    print: [pid, sig]
+YAML
+
+"$TPGEN" snapshot good 2>/dev/null || fail "snapshot failed"
+cp -r good swapped
+cp -r good rt
+cp -r good kill
+sw=events/sched/sched_switch/format
+sed -i 's/\(prev_pid;\toffset:\)24;/\128;/; s/\(prev_prio;\toffset:\)28;/\124;/' swapped/$sw
+grep -q 'prev_pid;	offset:28;' swapped/$sw || fail "doctoring prev_pid failed"
+# a 12-byte common header: every other field 4 bytes later
+awk -F'\t' '/field:/ && !/common_/ { match($0, /offset:[0-9]+/); o = substr($0, RSTART + 7, RLENGTH - 7);
+	sub(/offset:[0-9]+/, "offset:" o + 4) } { print }' good/$sw > rt/$sw
+grep -q 'prev_pid;	offset:28;' rt/$sw || fail "doctoring the common header failed"
+sed -i 's/\(field:pid_t pid;\toffset:\)16;/\132;/' kill/events/syscalls/sys_enter_kill/format
+grep -q 'pid;	offset:32;' kill/events/syscalls/sys_enter_kill/format || fail "doctoring kill failed"
+
+# run KERNEL: generate from the snapshot, build, run for a second
+run() {
+	"$TPGEN" --kernel "$1" spec.yaml -o "out-$1" || fail "tpgen --kernel $1"
+	make -s -C "out-$1/layoutcheck" EXTRA_CFLAGS=-Werror >build.log 2>&1 || { cat build.log; fail "build ($1)"; }
+	"out-$1/layoutcheck/layoutcheck" -d 1 >"$1.out" 2>"$1.err"
+}
+run good || { cat good.err; fail "the tool from this kernel's own snapshot failed"; }
+grep -Eq '^[0-9:]+ sched/sched_switch +prev_comm=.* prev_pid=[0-9]+ next_pid=[0-9]+$' good.out || fail "the good tool printed no switch"
+
+expect_refusal() {	# expect_refusal KERNEL MESSAGE
+	run "$1" && { head -3 "$1.out"; fail "$1: the tool ran (exit 0) on a kernel it was not made for"; }
+	grep -qF "$2" "$1.err" || { cat "$1.err"; fail "$1: no '$2'"; }
+	[ -s "$1.out" ] && [ "$(grep -cv '^TIME' "$1.out")" != 0 ] && fail "$1: printed records before refusing"
+	echo "$1: $(grep -F "$2" "$1.err")"
+}
+expect_refusal swapped "layoutcheck: sched/sched_switch: prev_pid is at 24 (4 bytes, signed) here, 28 (4 bytes, signed) in this build; regenerate the tool for this kernel"
+expect_refusal rt "layoutcheck: sched/sched_switch: prev_comm is at 8 (16 bytes, unsigned) here, 12 (16 bytes, unsigned) in this build"
+expect_refusal kill "layoutcheck: syscalls/sys_enter_kill: pid is at 16 (8 bytes, unsigned) here, 32 (8 bytes, unsigned) in this build"
+echo "ok: three doctored layouts refused at start-up, the right one runs"

@@ -3,6 +3,7 @@
 /* {{TOOL}}: {{DESCRIPTION}} */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -40,14 +43,14 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static long parse_long(const char *arg, const char *what, long min, struct argp_state *state)
+static long parse_long(const char *arg, const char *what, long min, long max, struct argp_state *state)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min) {
+	if (errno || end == arg || *end || v < min || v > max) {
 		fprintf(stderr, "{{TOOL}}: invalid %s: '%s'\n", what, arg);
 		argp_usage(state);
 	}
@@ -58,13 +61,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'd':
-		env.duration = parse_long(arg, "duration", 1, state);
+		env.duration = parse_long(arg, "duration", 1, 100000000, state);
 		break;
 	case 'i':
-		env.interval = parse_long(arg, "interval", 1, state);
+		env.interval = parse_long(arg, "interval", 1, 100000000, state);
 		break;
 	case 'p':
-		env.pid = parse_long(arg, "pid", 1, state);
+		env.pid = parse_long(arg, "pid", 1, 0x3fffffff /* PID_MAX_LIMIT */, state);
 		break;
 	case 'c':
 		if (strlen(arg) >= TASK_COMM_LEN) {
@@ -597,6 +600,8 @@ static int handle_event(void *ctx __attribute__((unused)), void *data, size_t da
 {
 	const struct event_hdr *hdr = data;
 
+	if (exiting)
+		return -EINTR;	/* Ctrl-C: stop reading, even with records waiting */
 	if (output_closed || data_sz < sizeof(*hdr))
 		return 0;
 	switch (hdr->type) {
@@ -683,6 +688,21 @@ static int check_layout(const char *tracefs)
 }
 
 {{/if}}
+/* CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN, in the effective set */
+static bool has_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	__u64 eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	eff = data[0].effective | (__u64)data[1].effective << 32;
+	if (eff & (1ULL << 21 /* CAP_SYS_ADMIN */))
+		return true;
+	return (eff & (1ULL << 39 /* CAP_BPF */)) && (eff & (1ULL << 38 /* CAP_PERFMON */));
+}
+
 /* Say what is missing before libbpf would, in words a user can act on. */
 static int check_environment(void)
 {
@@ -699,8 +719,9 @@ static int check_environment(void)
 	size_t i;
 	int err = 0;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "{{TOOL}}: must be run as root (loading BPF programs needs CAP_BPF and CAP_PERFMON)\n");
+	if (!has_caps()) {
+		fprintf(stderr, "{{TOOL}}: must be run as root with CAP_BPF and CAP_PERFMON "
+			"(or CAP_SYS_ADMIN): loading BPF programs needs them\n");
 		return -EPERM;
 	}
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
@@ -811,8 +832,9 @@ int main(int argc, char **argv)
 	}
 {{/if}}
 
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	/* no SA_RESTART: Ctrl-C interrupts a write to a blocked stdout */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = sig_handler }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = sig_handler }, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	fprintf(stderr, "Tracing {{WHAT}}... Hit Ctrl-C to end.\n");
@@ -852,6 +874,11 @@ int main(int argc, char **argv)
 		}
 		if (env.duration && now() - start >= env.duration)
 			break;
+	}
+	if (exiting && ferror(stdout)) {
+		/* Ctrl-C cut a write to a stdout nobody reads: what is left must not block the exit */
+		fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
+		clearerr(stdout);
 	}
 	if (!output_closed) {
 {{#if RINGBUF}}

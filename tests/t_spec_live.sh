@@ -88,4 +88,28 @@ rc=${PIPESTATUS[0]}
 wait
 [ "$rc" = 0 ] || fail "closed pipe: exit $rc"
 grep -v '^Tracing' "$T/pipe.err" && fail "closed pipe: messages on stderr"
+# Ctrl-C while stdout is a pipe nobody reads (writes blocked): exits 0 at once
+mkfifo "$T/fifo"
+exec 3<>"$T/fifo"
+"$out/schedsnoop/schedsnoop" >&3 2>"$T/blocked.err" &
+bpid=$!
+sleep 1
+for i in $(seq 3000); do /bin/true; done
+sleep 1
+start=$SECONDS
+kill -INT $bpid
+for i in $(seq 50); do kill -0 $bpid 2>/dev/null || break; sleep 0.1; done
+kill -0 $bpid 2>/dev/null && { kill -9 $bpid; fail "Ctrl-C ignored while stdout is blocked"; }
+wait $bpid || fail "Ctrl-C with a blocked stdout: exit $?"
+exec 3>&-
+# a pid past pid_t is refused, not truncated to another process
+"$out/schedsnoop/schedsnoop" -p 4294986469 >/dev/null 2>"$T/pid.err" && fail "-p 4294986469 accepted"
+grep -q "invalid pid: '4294986469'" "$T/pid.err" || fail "-p 4294986469: $(cat "$T/pid.err")"
+# without CAP_BPF (and CAP_SYS_ADMIN): one sentence, not libbpf's log
+if command -v capsh >/dev/null; then
+	capsh --drop=cap_bpf,cap_sys_admin -- -c "$out/schedsnoop/schedsnoop -d 1" >/dev/null 2>"$T/caps.err" &&
+		fail "ran without CAP_BPF"
+	[ "$(wc -l < "$T/caps.err")" = 1 ] && grep -q 'must be run as root with CAP_BPF and CAP_PERFMON' "$T/caps.err" ||
+		{ cat "$T/caps.err"; fail "without CAP_BPF: not one sentence"; }
+fi
 echo "ok: ${#specs[@]} specs generated, built, run and checked"

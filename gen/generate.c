@@ -160,12 +160,8 @@ static int generate(struct gen_ctx *g, const char *path)
 			goto out;
 		}
 	}
-	for (i = 0; i < nr_files; i++) {
-		char *fp = xasprintf("%s/%s", dir, files[i].name);
-
-		outputs_add(&g->out, fp, &files[i].text);
-		free(fp);
-	}
+	for (i = 0; i < nr_files; i++)	/* DIR/<tool>/ appears whole, or not at all */
+		outputs_add_in(&g->out, dir, files[i].name, &files[i].text);
 	/* the depfile: the spec, overriding templates, format files and BTF read */
 	outputs_dep(&g->out, path);
 	for (i = 0; g->tmpl_dir && i < (int)ARRAY_SIZE(template_names); i++) {
@@ -181,8 +177,6 @@ static int generate(struct gen_ctx *g, const char *path)
 	for (i = 0; i < g->in.nr_read; i++)
 		if (!g->in.evs_loaded || strcmp(g->in.read[i], g->in.evs.root))
 			outputs_dep(&g->out, g->in.read[i]);
-	if (!g->out.check)
-		err = mkdir_p(dir);
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);

@@ -455,17 +455,25 @@ int mkdir_p(const char *path)
 	return err;
 }
 
+static mode_t umask_value(void)
+{
+	static mode_t mask = (mode_t)-1;
+
+	if (mask == (mode_t)-1) {
+		mask = umask(0);
+		umask(mask);
+	}
+	return mask;
+}
+
 unsigned int file_mode_default(void)
 {
-	static mode_t mode = (mode_t)-1;
+	return 0666 & ~umask_value();
+}
 
-	if (mode == (mode_t)-1) {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode = 0666 & ~mask;
-	}
-	return mode;
+unsigned int dir_mode_default(void)
+{
+	return 0777 & ~umask_value();
 }
 
 bool same_file_content(int dirfd, const char *path, const char *data, size_t len, struct stat *st)

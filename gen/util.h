@@ -82,8 +82,9 @@ int read_input(const char *path, const char *what, size_t max, char **out, size_
 const char *read_strerror(int err);
 /* mkdir -p; reports a failure (file:error) itself. */
 int mkdir_p(const char *path);
-/* 0666 less the umask: the mode of a new output file. */
+/* 0666 (files) and 0777 (directories) less the umask. */
 unsigned int file_mode_default(void);
+unsigned int dir_mode_default(void);
 struct stat;
 /* dirfd/path is a regular file (not followed if a symlink) holding exactly data[0..len); fills *st. */
 bool same_file_content(int dirfd, const char *path, const char *data, size_t len, struct stat *st);

@@ -218,7 +218,7 @@ static int check_btf_file(const char *path)
 		return 0;	/* kbtf_load() says what is missing */
 	if (S_ISREG(st.st_mode))
 		return 0;
-	diag_error(path, 0, 0, "cannot read BTF: not a regular file");
+	diag_error(path, 0, 0, "cannot read BTF: %s", file_kind(st.st_mode));
 	return -EINVAL;
 }
 

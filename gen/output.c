@@ -210,9 +210,29 @@ static void remove_tree(const char *path)
 	rmdir(path);
 }
 
+/* Make the directories above 'name' (a path inside dirfd's directory). */
+static int mkdirs_at(int dirfd, const char *name)
+{
+	char *p = xstrdup(name), *s;
+	int err = 0;
+
+	for (s = strchr(p, '/'); s && !err; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(dirfd, p, dir_mode_default()) && errno != EEXIST)
+			err = -errno;
+		*s = '/';
+	}
+	free(p);
+	return err;
+}
+
 static int write_new_at(int dirfd, const char *name, const struct strbuf *data, const struct stat *times)
 {
 	int fd, err;
+
+	err = mkdirs_at(dirfd, name);
+	if (err)
+		return err;
 
 	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, file_mode_default());
 	if (fd < 0)
@@ -228,12 +248,15 @@ static int write_new_at(int dirfd, const char *name, const struct strbuf *data, 
 	return err;
 }
 
+/* Does tpgen write 'name' (an entry of the directory), or something under it? */
 static bool in_dir(const struct outputs *o, int d, const char *name)
 {
+	size_t n = strlen(name);
 	int i;
 
 	for (i = 0; i < o->nr; i++)
-		if (o->files[i].dir == d && !strcmp(o->files[i].name, name))
+		if (o->files[i].dir == d && !strncmp(o->files[i].name, name, n) &&
+		    (!o->files[i].name[n] || o->files[i].name[n] == '/'))
 			return true;
 	return false;
 }
@@ -380,7 +403,8 @@ static int commit_dir(struct outputs *o, int d)
 		if (o->files[i].dir != d)
 			continue;
 		/* unchanged: the same inode, so its mtime too; else a copy with the old times */
-		if (same[i] && !linkat(oldfd, o->files[i].name, newfd, o->files[i].name, 0))
+		if (same[i] && !mkdirs_at(newfd, o->files[i].name) &&
+		    !linkat(oldfd, o->files[i].name, newfd, o->files[i].name, 0))
 			continue;
 		err = write_new_at(newfd, o->files[i].name, &o->files[i].data, same[i] ? &old_st[i] : NULL);
 		changed += !same[i];

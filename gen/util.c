@@ -312,7 +312,7 @@ void pr_warn(const char *fmt, ...)
 }
 
 /* What kind of file st is, for "not a regular file (a FIFO)". */
-static const char *file_kind(mode_t mode)
+const char *file_kind(unsigned int mode)
 {
 	switch (mode & S_IFMT) {
 	case S_IFDIR:	return "a directory";

@@ -93,12 +93,12 @@ const char *ident_release(const char *s, int *col)
 	for (p = s; *p; p++) {
 		if (!is_alnum_(*p) && !strchr(".+-~:", *p)) {
 			*col = p - s + 1;
-			return "a release is letters, digits and . _ + - ~ : (as uname -r prints it)";
+			return "only letters, digits and . _ + - ~ : may be in a kernel release (as uname -r prints it)";
 		}
 	}
 	if (p - s > RELEASE_MAX) {
 		*col = RELEASE_MAX + 1;
-		return "a release is at most 64 characters";
+		return "a kernel release is at most 64 characters";
 	}
 	return NULL;
 }
@@ -157,7 +157,7 @@ static size_t utf8_len(const unsigned char *p, size_t n)
 	return len;
 }
 
-void ident_term(struct strbuf *sb, const char *s, size_t n)
+void ident_term(struct strbuf *sb, const char *s, size_t n, bool tabs)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + n;
 
@@ -171,7 +171,7 @@ void ident_term(struct strbuf *sb, const char *s, size_t n)
 			p += run;
 			continue;
 		}
-		if (*p == '\t') {
+		if (*p == '\t' && tabs) {
 			sb_putc(sb, '\t');
 			p++;
 		} else if (*p >= 0x80 && (u = utf8_len(p, end - p))) {
@@ -180,6 +180,8 @@ void ident_term(struct strbuf *sb, const char *s, size_t n)
 		} else {
 			if (*p == '\n')
 				sb_puts(sb, "\\n");
+			else if (*p == '\t')
+				sb_puts(sb, "\\t");
 			else if (*p == '\r')
 				sb_puts(sb, "\\r");
 			else if (*p == 0x1b)
@@ -285,6 +287,20 @@ static int check_name(struct btf_names *c, __u32 id, const struct btf_type *t, c
 	return -EINVAL;
 }
 
+static int check_tp_name(struct btf_names *c, __u32 id, const char *name)
+{
+	const char *why = name[10] ? name_why(name + 10, NAME_TYPE) : NULL;
+	char *q;
+
+	if (!why)
+		return 0;
+	q = ident_quoted(name + 10);
+	diag_error(c->path, 0, 0, "malformed BTF: type [%u] TYPEDEF btf_trace_%s: the tracepoint name %s is %s "
+		   "(-EINVAL)", id, name + 10, q, why);
+	free(q);
+	return -EINVAL;
+}
+
 int ident_check_btf(const struct btf *btf, const char *path)
 {
 	struct btf_names c = { .btf = btf, .path = path };
@@ -318,8 +334,13 @@ int ident_check_btf(const struct btf *btf, const char *path)
 				err = check_name(&c, id, t, "value", i, btf_enum64(t)[i].name_off, NAME_IDENT);
 			break;
 		case BTF_KIND_FWD:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			break;
 		case BTF_KIND_TYPEDEF:
 			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			/* btf_trace_<tp>: <tp> names structs and macros (<tp>_raw_args, TP_BTF_<tp>) */
+			if (!err && !strncmp(btf__name_by_offset(btf, t->name_off) ?: "", "btf_trace_", 10))
+				err = check_tp_name(&c, id, btf__name_by_offset(btf, t->name_off));
 			break;
 		case BTF_KIND_FUNC:
 			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_IDENT);

@@ -57,8 +57,9 @@ char *ident_quoted(const char *s);
 
 /*
  * Append s[0..n) for a terminal: valid UTF-8 passes, C0 and C1 control
- * bytes (but tab), DEL and bytes of invalid UTF-8 become \n, \r, \e or \xNN.
+ * bytes (but tab, with 'tabs'), DEL and bytes of invalid UTF-8 become \n,
+ * \t, \r, \e or \xNN.
  */
-void ident_term(struct strbuf *sb, const char *s, size_t n);
+void ident_term(struct strbuf *sb, const char *s, size_t n, bool tabs);
 
 #endif /* __TPGEN_IDENT_H */

@@ -4,6 +4,7 @@
  * Only the events a command needs are read (inputs_want()); the release and
  * every BTF name are checked here, where they come in (ident.h).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,7 +152,14 @@ static int load_release(struct inputs *in)
 	if (nl)
 		*nl = '\0';
 	if (!err && (why = ident_release(text, &col))) {
-		diag_error(path, 1, col, "%s", why);
+		char c[2] = { text[col - 1], 0 };
+		char *q = ident_quoted(c);
+
+		if (*c && !isalnum((unsigned char)*c) && !strchr("_.+-~:", *c))
+			diag_error(path, 1, col, "unexpected %s in the kernel release: %s", q, why);
+		else
+			diag_error(path, 1, col, "%s", why);
+		free(q);
 		err = -EINVAL;
 	}
 	if (!err) {

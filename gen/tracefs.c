@@ -641,16 +641,23 @@ static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_ev
 	}
 	rel = xasprintf("%s/%s/format", ev->sys, ev->name);
 	err = read_file_at(rd->rootfd, rel, TRACEFS_MAX_FORMAT, &text, &len);
-	free(rel);
 	if (err == -EFBIG) {
 		diag_error(ev->path, 0, 0, "format file is more than the %d KiB a format file may have",
 			   TRACEFS_MAX_FORMAT / 1024);
+		free(rel);
 		return err;
 	}
-	if (err) {
-		diag_error(ev->path, 0, 0, "cannot read: %s", read_strerror(err));
-		return err;
+	if (err == -TPGEN_ENOTREG) {
+		struct stat st = {};
+
+		fstatat(rd->rootfd, rel, &st, 0);
+		diag_error(ev->path, 0, 0, "cannot read: %s", file_kind(st.st_mode));
+	} else if (err) {
+		diag_error(ev->path, 0, 0, "cannot read: %s", strerror(-err));
 	}
+	free(rel);
+	if (err)
+		return err;
 	if (find_bad_byte(text, len, &line, &col, &byte)) {
 		if (byte)
 			diag_error(ev->path, line, col, "byte 0x%02x in a format file: not text", byte);

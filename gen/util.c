@@ -217,7 +217,7 @@ static void vdiag(const char *kind, const char *file, int line, int col,
 	sb_init(&msg);
 	sb_init(&out);
 	if (file)
-		ident_term(&out, file, strlen(file));
+		ident_term(&out, file, strlen(file), false);
 	if (file && line > 0 && col > 0)
 		sb_printf(&out, ":%d:%d: %s: ", line, col, kind);
 	else if (file && line > 0)
@@ -227,7 +227,7 @@ static void vdiag(const char *kind, const char *file, int line, int col,
 	else
 		sb_printf(&out, "tpgen: %s: ", kind);
 	sb_vprintf(&msg, fmt, ap);
-	ident_term(&out, msg.buf ? msg.buf : "", msg.len);
+	ident_term(&out, msg.buf ? msg.buf : "", msg.len, false);
 	sb_putc(&out, '\n');
 	if (diag_capture) {
 		sb_add(diag_capture, out.buf, out.len);
@@ -270,7 +270,7 @@ void diag_caret(const char *src_line, int col)
 		return;
 	n = strcspn(src_line, "\n");
 	sb_init(&sb);
-	ident_term(&sb, src_line, n);
+	ident_term(&sb, src_line, n, true);
 	sb_putc(&sb, '\n');
 	/* the caret under column col: tabs copied, each byte as wide as it was printed */
 	for (i = 0; i + 1 < (size_t)col && i < n; i++) {

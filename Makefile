@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # tpgen: build the generator, run the demo, run the tests.
 #
-#   make            build ./tpgen
+#   make            build ./tpgen (installs missing build packages first, or names them)
 #   make run        install what is missing, build, generate specs/sched.yaml, run it
 #   make check      the whole test suite (ends with "N passed, N failed")
 #   make bench      benchmarks against bpftool, bpftrace, ftrace and hand-written BPF
@@ -28,7 +28,7 @@ else
 	msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-.PHONY: all deps deps-test run check test bench install clean fuzz
+.PHONY: all deps deps-test build-deps run check test bench install clean fuzz
 .DELETE_ON_ERROR:
 
 all: tpgen
@@ -40,6 +40,13 @@ DEPS_BENCH	:= linux-perf
 
 deps:
 	$(Q)tests/deps.sh $(DEPS_BUILD)
+
+# The headers tpgen includes: when one is missing, install the build packages
+# (root) or name them (tests/deps.sh), instead of a compiler error.
+BUILD_HEADERS	:= bpf/libbpf.h bpf/btf.h yaml.h libelf.h zlib.h
+build-deps:
+	$(Q)printf '$(foreach h,$(BUILD_HEADERS),#include <$(h)>\n)' | \
+		$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || tests/deps.sh $(DEPS_BUILD)
 
 deps-test: deps
 	$(Q)tests/deps.sh $(DEPS_TEST)
@@ -56,7 +63,7 @@ $(BUILD)/templates.o: $(BUILD)/templates.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: gen/%.c | $(BUILD)
+$(BUILD)/%.o: gen/%.c | $(BUILD) build-deps
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 

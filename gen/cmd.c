@@ -38,7 +38,7 @@ int write_output(const char *path, const struct strbuf *sb)
 	}
 	err = write_file_atomic(path, sb->buf, sb->len, NULL);
 	if (err)
-		diag_error(path, 0, 0, "cannot write: %s", strerror(-err));
+		diag_error(path, 0, 0, "cannot write: %s", read_strerror(err));
 	return err;
 }
 

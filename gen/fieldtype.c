@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "fieldtype.h"
+#include "ident.h"
 #include "util.h"
 
 struct known_type {
@@ -61,23 +62,10 @@ static const char *const dropped_words[] = {
 	"__kernel", "__bitwise", "volatile", "__restrict", "restrict",
 };
 
-static const char *const c_keywords[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Bool",
-	"_Complex", "_Imaginary", "_Alignas", "_Alignof", "_Atomic", "_Generic",
-	"_Noreturn", "_Static_assert", "_Thread_local", "asm", "typeof", "bool",
-};
-
+/* Members are also never bool, true or false: <stdbool.h> makes them macros. */
 bool ctype_is_keyword(const char *s)
 {
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(c_keywords); i++)
-		if (!strcmp(s, c_keywords[i]))
-			return true;
-	return false;
+	return ident_is_keyword(s) || !strcmp(s, "bool") || !strcmp(s, "true") || !strcmp(s, "false");
 }
 
 const char *ctype_fixed(unsigned int size, bool is_signed)
@@ -160,7 +148,7 @@ unsigned int ctype_known_size(const char *type)
  * "void *", "struct iocb * *" -> "struct iocb **", "const char *const *"
  * kept, "sigset_t *" -> "void *" (the typedef is not known without BTF).
  */
-static void classify_pointer(struct tp_field *f)
+static int classify_pointer(const char *path, struct tp_field *f)
 {
 	const char *star = strchr(f->type, '*');
 	char *base_txt = xstrndup(f->type, star - f->type), *base;
@@ -174,6 +162,17 @@ static void classify_pointer(struct tp_field *f)
 	if (is_const)
 		sb_puts(&sb, "const ");
 	if (!strncmp(base, "struct ", 7) || !strncmp(base, "union ", 6)) {
+		const char *tag = base + (base[0] == 's' ? 7 : 6);
+
+		/* forward-declared as it is: "struct x;" must declare nothing else */
+		if (!ident_is_c(tag) || ctype_is_keyword(tag) || ident_is_reserved(tag)) {
+			diag_error(path, f->line, 0, "field '%s': '%s' is not a struct a C program can name",
+				   f->name, base);
+			sb_free(&sb);
+			free(base_txt);
+			free(base);
+			return -EINVAL;
+		}
 		sb_puts(&sb, base);
 		f->fwd = xstrdup(base);
 	} else if ((k = find_known(base))) {
@@ -194,6 +193,7 @@ static void classify_pointer(struct tp_field *f)
 	f->ctype = sb_steal(&sb);
 	free(base_txt);
 	free(base);
+	return 0;
 }
 
 /* Element of an array: returns its size, sets ctype. */
@@ -342,9 +342,8 @@ int ctype_classify(const char *path, struct tp_field *f)
 	}
 	if (strchr(f->type, '*')) {
 		f->kind = FIELD_POINTER;
-		classify_pointer(f);
 		f->suffix = xstrdup("");
-		return 0;
+		return classify_pointer(path, f);
 	}
 	fixed = ctype_fixed(f->size, f->is_signed);
 	if (fixed) {

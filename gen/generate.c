@@ -73,19 +73,22 @@ static int generate(struct gen_ctx *g, const char *path)
 	if (err)
 		return err;
 	p.spec = spec;
-	err = inputs_load_events(&g->in);
-	if (err) {
-		if (err == -ENOENT && !g->in.tracefs)
-			pr_err("no tracefs at /sys/kernel/tracing: mount it (mount -t tracefs nodev "
-			       "/sys/kernel/tracing) or pass --tracefs DIR");
-		err = -EACCES;
-		goto out;
+	/* only the spec's events are read: a bad format file elsewhere does not matter */
+	for (i = 0; i < spec->nr_events; i++)
+		inputs_want_event(&g->in, spec->events[i].sys, spec->events[i].name);
+	for (i = 0; i < spec->nr_lats; i++) {
+		inputs_want_event(&g->in, spec->lats[i].from.sys, spec->lats[i].from.name);
+		inputs_want_event(&g->in, spec->lats[i].to.sys, spec->lats[i].to.name);
 	}
+	err = inputs_load_events(&g->in);
+	if (err)
+		goto out;	/* reported; -EACCES is the environment's */
 	p.evs = &g->in.evs;
 	if (needs_raw(spec)) {
 		err = inputs_load_btf(&g->in, true);
 		if (err) {
-			err = -EACCES;
+			if (err == -ENOENT)
+				err = -EACCES;	/* no BTF: the environment; a bad one: the input */
 			goto out;
 		}
 		if (!g->raws_loaded) {
@@ -97,7 +100,9 @@ static int generate(struct gen_ctx *g, const char *path)
 		p.raws = &g->raws;
 		p.raw_sel = xcalloc(g->raws.nr ? g->raws.nr : 1, sizeof(*p.raw_sel));
 	} else {
-		inputs_load_btf(&g->in, false);	/* struct names avoid the kernel's, when known */
+		err = inputs_load_btf(&g->in, false);	/* struct names avoid the kernel's, when known */
+		if (err)
+			goto out;
 	}
 	p.btf = g->in.btf;
 	p.ctx_sel = xcalloc(p.evs->nr ? p.evs->nr : 1, sizeof(*p.ctx_sel));
@@ -141,12 +146,8 @@ static int generate(struct gen_ctx *g, const char *path)
 			goto out;
 		}
 	}
-	for (i = 0; i < nr_files; i++) {
-		char *fp = xasprintf("%s/%s", dir, files[i].name);
-
-		outputs_add(&g->out, fp, &files[i].text);
-		free(fp);
-	}
+	for (i = 0; i < nr_files; i++)	/* DIR/<tool>/ appears whole, or not at all */
+		outputs_add_in(&g->out, dir, files[i].name, &files[i].text);
 	/* the depfile: the spec, overriding templates, format files and BTF read */
 	outputs_dep(&g->out, path);
 	for (i = 0; g->tmpl_dir && i < (int)ARRAY_SIZE(template_names); i++) {
@@ -162,8 +163,6 @@ static int generate(struct gen_ctx *g, const char *path)
 	for (i = 0; i < g->in.nr_read; i++)
 		if (!g->in.evs_loaded || strcmp(g->in.read[i], g->in.evs.root))
 			outputs_dep(&g->out, g->in.read[i]);
-	if (!g->out.check)
-		err = mkdir_p(dir);
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);

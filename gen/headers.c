@@ -38,12 +38,13 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	char *banner, *guard;
 	int err, i;
 
+	inputs_want(in, pats, npats);
 	err = inputs_load_events(in);
 	if (err)
 		return err == -ENOENT && !in->tracefs ? -EACCES : err;
 	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
 	err = inputs_load_btf(in, core);
-	if (err && core)
+	if (err)
 		return err;
 	err = tp_events_select(&in->evs, pats, npats, &sel);
 	if (err)

@@ -215,16 +215,21 @@ int cmd_list(int argc, char **argv)
 	}
 	pats = argv + optind;
 	npats = argc - optind;
+	inputs_want(&in, pats, npats);
 	err = inputs_load_events(&in);
-	if (err) {
-		err = err == -ENOENT && !in.tracefs ? -EACCES : err;
+	if (err)
 		goto out;
-	}
 	err = tp_events_select(&in.evs, pats, npats, &sel);
 	if (err)
 		goto out;
-	if (!inputs_load_btf(&in, false) && rawtp_load(&r, in.btf))
-		memset(&r, 0, sizeof(r));
+	err = inputs_load_btf(&in, false);
+	if (err)
+		goto out;
+	if (in.btf) {
+		err = rawtp_load(&r, in.btf);
+		if (err)
+			goto out;
+	}
 	tp_events_name(&in.evs, sel, in.btf);
 	used = xcalloc(r.nr ? r.nr : 1, sizeof(*used));
 	sb_init(&sb);

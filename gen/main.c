@@ -56,6 +56,7 @@ static int cmd_help(int argc, char **argv)
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
+	int rc;
 
 	opterr = 0;	/* commands report bad options themselves, in one line */
 	if (argc < 2) {
@@ -70,6 +71,10 @@ int main(int argc, char **argv)
 		return cmd_help(argc, argv);
 	for (c = cmds; c->name; c++)
 		if (!strcmp(argv[1], c->name))
-			return c->func(argc - 1, argv + 1);
-	return cmd_generate(argc, argv);
+			break;
+	rc = c->name ? c->func(argc - 1, argv + 1) : cmd_generate(argc, argv);
+	/* an error was printed: the exit status says so, whatever path led here */
+	if (rc == TPGEN_EXIT_OK && diag_errors)
+		rc = TPGEN_EXIT_INPUT;
+	return rc;
 }

@@ -58,10 +58,18 @@ struct tp_event {
 	unsigned int align;	/* alignment of the record */
 	bool packed;		/* a field sits off its natural alignment */
 	unsigned long long hash; /* FNV-1a of the format file text */
+	bool loaded;		/* its format file was read (tracefs_read()) */
 	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
 	const char *core_why;	/* --core: why there is no class (static layout), or NULL */
 };
 
+/*
+ * Every <sys>/<event> directory with a format file, sorted; only the ones a
+ * command needs are read (loaded), so an unrelated bad format file does not
+ * matter. Names are checked when an event is read (ident.h): a loaded event
+ * has a tracefs name, fields named as C identifiers, and type text without
+ * quotes, backslashes or comment markers.
+ */
 struct tp_events {
 	struct tp_event *ev;	/* sorted by (sys, name) */
 	int nr;
@@ -73,7 +81,13 @@ struct btf;
 /* gen/tracefs.c */
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			 const char *name, struct tp_event *ev);
+/* The live events directory; reports a failure (-EACCES: environment). */
 int tracefs_default_dir(char **dir);
+/* List every event under dir; reads nothing yet. */
+int tracefs_open(struct tp_events *evs, const char *dir);
+/* Read the events want[i] (all with want NULL) not read yet; errors in event order. */
+int tracefs_read(struct tp_events *evs, const bool *want);
+/* tracefs_open() and tracefs_read() of everything. */
 int tracefs_load(struct tp_events *evs, const char *dir);
 void tp_event_clear(struct tp_event *ev);
 void tp_events_free(struct tp_events *evs);

@@ -3,26 +3,18 @@
  * Struct names for events: "<event>_ctx", as in the kernel's own docs
  * (struct xdp_exception_ctx). Where that name is already a kernel type in
  * BTF (iomap_readpage_ctx is a kernel struct) or two selected events share
- * it, every event with that name becomes "<sys>__<event>_ctx".
+ * it, every event with that name becomes "<sys>__<event>_ctx". Names are
+ * tracefs names (ident.h); '.' and '-' become '_' ("a-b" -> a_b_ctx), and a
+ * long form that still repeats gets "___2", "___3" in event order.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "ident.h"
 #include "model.h"
 #include "util.h"
-
-/* Map everything but [A-Za-z0-9_] to '_', like bpftool's sanitize_identifier(). */
-static char *sanitize(const char *s)
-{
-	char *p = xstrdup(s), *q;
-
-	for (q = p; *q; q++)
-		if (!isalnum((unsigned char)*q) && *q != '_')
-			*q = '_';
-	return p;
-}
 
 /*
  * Sorted names of the kernel's struct, union and typedef types ending in
@@ -62,36 +54,51 @@ static bool is_kernel_type(char **names, int nr, const char *name)
 	return nr && bsearch(&name, names, nr, sizeof(*names), str_cmp);
 }
 
-static int ev_idx_cmp(const void *a, const void *b, void *arg)
+struct named {
+	char *short_name;	/* "a_b" for event a-b */
+	int idx;		/* in evs */
+};
+
+static int named_cmp(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->short_name, y->short_name);
+
+	return c ? c : x->idx - y->idx;
+}
+
+static int idx_name_cmp(const void *a, const void *b, void *arg)
 {
 	const struct tp_events *evs = arg;
-	const struct tp_event *x = &evs->ev[*(const int *)a], *y = &evs->ev[*(const int *)b];
-	int c = strcmp(x->name, y->name);
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(evs->ev[x].struct_name, evs->ev[y].struct_name);
 
-	return c ? c : strcmp(x->sys, y->sys);
+	return c ? c : x - y;
 }
 
 void tp_events_name(struct tp_events *evs, const bool *selected, const struct btf *btf)
 {
-	int *idx = xcalloc(evs->nr, sizeof(*idx));
-	int i, n = 0, nr_kernel;
+	struct named *v = xcalloc(evs->nr + 1, sizeof(*v));
+	int *idx = xcalloc(evs->nr + 1, sizeof(*idx));
+	int i, j, n = 0, nr_kernel;
 	char **kernel = kernel_ctx_names(btf, &nr_kernel);
 
 	for (i = 0; i < evs->nr; i++) {
 		free(evs->ev[i].struct_name);
 		evs->ev[i].struct_name = NULL;
 		evs->ev[i].rename_reason = NULL;
-		if (!selected || selected[i])
-			idx[n++] = i;
+		if (!selected || selected[i]) {
+			v[n].short_name = ident_from_tracefs(evs->ev[i].name);
+			v[n++].idx = i;
+		}
 	}
-	/* group selected events by event name to find clashes */
-	qsort_r(idx, n, sizeof(*idx), ev_idx_cmp, evs);
+	/* group selected events by their identifier to find clashes */
+	qsort(v, n, sizeof(*v), named_cmp);
 	for (i = 0; i < n; i++) {
-		struct tp_event *ev = &evs->ev[idx[i]];
-		bool dup = (i > 0 && !strcmp(evs->ev[idx[i - 1]].name, ev->name)) ||
-			   (i + 1 < n && !strcmp(evs->ev[idx[i + 1]].name, ev->name));
-		char *sys = sanitize(ev->sys), *name = sanitize(ev->name);
-		char *short_name = xasprintf("%s_ctx", name);
+		struct tp_event *ev = &evs->ev[v[i].idx];
+		bool dup = (i > 0 && !strcmp(v[i - 1].short_name, v[i].short_name)) ||
+			   (i + 1 < n && !strcmp(v[i + 1].short_name, v[i].short_name));
+		char *short_name = xasprintf("%s_ctx", v[i].short_name);
 
 		if (dup) {
 			ev->rename_reason = "another selected event has the same name";
@@ -99,14 +106,36 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
 			ev->rename_reason = "the short name is a kernel type";
 		}
 		if (ev->rename_reason) {
-			ev->struct_name = xasprintf("%s__%s_ctx", sys, name);
+			char *sys = ident_from_tracefs(ev->sys);
+
+			ev->struct_name = xasprintf("%s__%s_ctx", sys, v[i].short_name);
 			free(short_name);
+			free(sys);
 		} else {
 			ev->struct_name = short_name;
 		}
-		free(sys);
-		free(name);
 	}
+	/* a-b/x and a_b/x: the long forms are the same too */
+	for (i = 0; i < n; i++)
+		idx[i] = v[i].idx;
+	qsort_r(idx, n, sizeof(*idx), idx_name_cmp, evs);
+	for (i = 1, j = 1; i < n; i++) {
+		struct tp_event *ev = &evs->ev[idx[i]];
+		const char *prev = evs->ev[idx[i - j]].struct_name;
+
+		if (strcmp(ev->struct_name, prev)) {
+			j = 1;
+			continue;
+		}
+		char *s = xasprintf("%s___%d", prev, ++j);
+
+		free(ev->struct_name);
+		ev->struct_name = s;
+		ev->rename_reason = "another selected event has the same name";
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].short_name);
 	free(kernel);
 	free(idx);
+	free(v);
 }

@@ -5,34 +5,17 @@
  *   DIR/events/<sys>/<event>/{format,id}   (read, not tar'ed: tracefs sizes are 0)
  *   DIR/vmlinux                            (raw BTF)
  *   DIR/release                            (uname -r)
+ * Everything is checked as it would be when read back (names, format files,
+ * BTF, release), and DIR appears whole or not at all.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <unistd.h>
+#include <bpf/btf.h>
 
 #include "cmd.h"
-
-static int copy_file(const char *from, const char *to)
-{
-	size_t len;
-	char *data;
-	int err;
-
-	err = read_file(from, &data, &len);
-	if (err) {
-		diag_error(from, 0, 0, "cannot read: %s", strerror(-err));
-		return err;
-	}
-	err = write_file_atomic(to, data, len, NULL);
-	if (err)
-		diag_error(to, 0, 0, "cannot write: %s", strerror(-err));
-	free(data);
-	return err;
-}
+#include "output.h"
 
 static void usage(FILE *f)
 {
@@ -40,6 +23,25 @@ static void usage(FILE *f)
 		"Usage: tpgen snapshot [--tracefs DIR] [--btf FILE] DIR\n"
 		"Copy this kernel's format files, BTF and release into DIR, for\n"
 		"'tpgen --kernel DIR' later, elsewhere, without root.\n");
+}
+
+static int add_copy(struct outputs *o, const char *dir, const char *from, const char *name)
+{
+	struct strbuf sb;
+	size_t len;
+	char *data;
+	int err;
+
+	err = read_file(from, &data, &len);
+	if (err) {
+		diag_error(from, 0, 0, "cannot read: %s", read_strerror(err));
+		return err;
+	}
+	sb_init(&sb);
+	sb_add(&sb, data, len);
+	outputs_add_in(o, dir, name, &sb);
+	free(data);
+	return 0;
 }
 
 int cmd_snapshot(int argc, char **argv)
@@ -50,10 +52,13 @@ int cmd_snapshot(int argc, char **argv)
 		{ 0 }
 	};
 	struct inputs in = {};
-	const char *dir, *btf;
-	struct utsname u;
+	struct outputs o = {};
+	struct strbuf sb;
+	const void *raw;
+	const char *dir;
 	int opt, err, i;
-	char *p, *q;
+	__u32 len;
+	char *p;
 
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
@@ -74,46 +79,47 @@ int cmd_snapshot(int argc, char **argv)
 	}
 	dir = argv[optind];
 	err = inputs_load_events(&in);
-	if (err) {
-		err = err == -ENOENT && !in.tracefs ? -EACCES : err;
+	if (err)
 		goto out;
-	}
 	for (i = 0; i < in.evs.nr && !err; i++) {
 		const struct tp_event *ev = &in.evs.ev[i];
 
-		p = xasprintf("%s/events/%s/%s", dir, ev->sys, ev->name);
-		err = mkdir_p(p);
-		if (!err) {
-			q = xasprintf("%s/format", p);
-			err = copy_file(ev->path, q);
-			free(q);
-		}
-		if (!err && ev->id >= 0) {
-			char *id = xasprintf("%d\n", ev->id);
-
-			q = xasprintf("%s/id", p);
-			err = write_file_atomic(q, id, strlen(id), NULL);
-			free(q);
-			free(id);
-		}
+		p = xasprintf("events/%s/%s/format", ev->sys, ev->name);
+		err = add_copy(&o, dir, ev->path, p);
 		free(p);
+		if (!err && ev->id >= 0) {
+			sb_init(&sb);
+			sb_printf(&sb, "%d\n", ev->id);
+			p = xasprintf("events/%s/%s/id", ev->sys, ev->name);
+			outputs_add_in(&o, dir, p, &sb);
+			free(p);
+		}
 	}
 	if (err)
 		goto out;
-	btf = in.btf_path ? in.btf_path : "/sys/kernel/btf/vmlinux";
-	p = xasprintf("%s/vmlinux", dir);
-	err = copy_file(btf, p);
-	free(p);
-	if (err)
+	/* the BTF as libbpf read it (raw BTF, also from an ELF's .BTF), checked */
+	err = inputs_load_btf(&in, true);
+	if (err) {
+		err = err == -ENOENT ? -EACCES : err;
 		goto out;
-	p = xasprintf("%s/release", dir);
-	q = xasprintf("%s\n", in.tracefs ? inputs_release(&in) : uname(&u) ? "unknown" : u.release);
-	err = write_file_atomic(p, q, strlen(q), NULL);
-	free(p);
-	free(q);
+	}
+	raw = btf__raw_data(in.btf, &len);
+	if (!raw) {
+		err = -ENOMEM;
+		pr_err("cannot copy BTF: %s", strerror(ENOMEM));
+		goto out;
+	}
+	sb_init(&sb);
+	sb_add(&sb, raw, len);
+	outputs_add_in(&o, dir, "vmlinux", &sb);
+	sb_init(&sb);
+	sb_printf(&sb, "%s\n", inputs_release(&in));
+	outputs_add_in(&o, dir, "release", &sb);
+	err = outputs_commit(&o);
 	if (!err)
 		fprintf(stderr, "tpgen: snapshot of %d events, BTF and release in %s\n", in.evs.nr, dir);
 out:
+	outputs_free(&o);
 	inputs_free(&in);
 	return exit_code(err);
 }

@@ -536,19 +536,11 @@ int spec_load(struct spec **out, const char *path)
 	char *text;
 	int err;
 
-	err = read_file(path, &text, &len);
+	/* a spec is a page of YAML; megabytes are a mistake (or an attack): the limit holds while reading */
+	err = read_input(path, "spec", SPEC_MAX_SIZE, &text, &len);
 	if (err) {
-		diag_error(path, 0, 0, "cannot read spec: %s", strerror(-err));
 		*out = NULL;
 		return err;
-	}
-	if (len > SPEC_MAX_SIZE) {
-		/* a spec is a page of YAML; megabytes are a mistake (or an attack) */
-		diag_error(path, 0, 0, "spec is %zu bytes, more than the %d KiB a spec may have",
-			   len, SPEC_MAX_SIZE / 1024);
-		free(text);
-		*out = NULL;
-		return -EFBIG;
 	}
 	err = spec_parse(out, path, text, len);
 	free(text);

@@ -139,7 +139,7 @@ int load_template(const char *dir, const char *name, char **text)
 		if (!err)
 			return 0;
 		if (err != -ENOENT) {
-			diag_error(dir, 0, 0, "cannot read template %s: %s", name, strerror(-err));
+			diag_error(dir, 0, 0, "cannot read template %s: %s", name, read_strerror(err));
 			return err;
 		}
 	}

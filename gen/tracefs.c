@@ -18,11 +18,13 @@
 #include <unistd.h>
 
 #include "fieldtype.h"
+#include "ident.h"
 #include "model.h"
 #include "util.h"
 
 #define TRACEFS_MAX_RECORD	65536	/* a trace record never exceeds a page; offsets are u16 */
 #define TRACEFS_MAX_FIELDS	1024
+#define TRACEFS_MAX_FORMAT	(256 * 1024)	/* 1024 fields; the largest live one is 5.5 KiB */
 
 static char *trim(char *s)
 {
@@ -101,7 +103,7 @@ static int split_decl(char *decl, char **type, char **name, char **array)
 
 static int parse_field(const char *path, int lineno, char *line, struct tp_field *f)
 {
-	char *p = line, *semi, *decl, *type, *name, *array;
+	char *p = line, *semi, *decl, *type, *name, *array, *q;
 	long off, size, sgn = 0;
 	bool ok = true;
 	int r;
@@ -120,6 +122,15 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 			   "expected ';' between the field declaration and 'offset:'");
 		free(decl);
 		return -EINVAL;
+	}
+	for (q = decl; *q; q++) {
+		/* no quote, backslash, '/', '#': the text goes into comments and list output */
+		if (!isalnum((unsigned char)*q) && !strchr("_ \t*[]()+-,<>.", *q)) {
+			diag_error(path, lineno, (int)(p - line + (q - decl)) + 1,
+				   "unexpected '%c' in a field declaration", *q);
+			free(decl);
+			return -EINVAL;
+		}
 	}
 	p = semi + 1;
 	p = parse_num_attr(p, "offset", &off, &ok);
@@ -154,6 +165,11 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 	f->type = xstrdup(trim(type));
 	if (r == 1)
 		free(type);
+	if (ident_is_reserved(name)) {
+		diag_error(path, lineno, 0, "field '%s': names starting with __tpgen are tpgen's own", name);
+		free(decl);
+		return -EINVAL;
+	}
 	f->name = xstrdup(name);
 	f->array = array ? xstrdup(array) : NULL;
 	f->offset = off;
@@ -202,6 +218,53 @@ static int field_off_cmp(const void *a, const void *b)
 	return x->line - y->line;	/* stable: file order */
 }
 
+struct accessor {
+	char *name;		/* after "<struct>__": "x", "x_len", "read_x" */
+	const struct tp_field *f;
+};
+
+static int accessor_cmp(const void *a, const void *b)
+{
+	const struct accessor *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : x->f->line - y->f->line;
+}
+
+/*
+ * The ctx header gives __data_loc fields <struct>__x(), __x_len() and
+ * __read_x(), and arrays __read_x(): two fields must not get the same one
+ * (a __data_loc 'x' and a __data_loc 'x_len', say).
+ */
+static int check_accessors(const struct tp_event *ev)
+{
+	struct accessor *v = xcalloc(ev->nr_fields * 3 + 1, sizeof(*v));
+	int i, n = 0, err = 0;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+
+		if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC) {
+			v[n++] = (struct accessor){ xstrdup(f->cname), f };
+			v[n++] = (struct accessor){ xasprintf("%s_len", f->cname), f };
+		}
+		if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC || f->kind == FIELD_ARRAY)
+			v[n++] = (struct accessor){ xasprintf("read_%s", f->cname), f };
+	}
+	qsort(v, n, sizeof(*v), accessor_cmp);
+	for (i = 1; i < n && !err; i++) {
+		if (strcmp(v[i].name, v[i - 1].name) || v[i].f == v[i - 1].f)
+			continue;
+		diag_error(ev->path, v[i].f->line, 0, "fields '%s' and '%s' would both have the accessor "
+			   "<struct>__%s()", v[i - 1].f->name, v[i].f->name, v[i].name);
+		err = -EINVAL;
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].name);
+	free(v);
+	return err;
+}
+
 /* Check the layout and compute the record's fixed size and alignment. */
 static int check_layout(struct tp_event *ev)
 {
@@ -236,7 +299,7 @@ static int check_layout(struct tp_event *ev)
 	}
 	ev->align = align;
 	ev->size = (end + align - 1) / align * align;
-	return 0;
+	return check_accessors(ev);
 }
 
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
@@ -331,27 +394,31 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 	return err;
 }
 
-static bool events_dir_ok(const char *dir)
+/* An events directory: tracefs has header_page; a copy (snapshot) any subdirectory. */
+static int events_dir_check(const char *dir)
 {
-	char *p = xasprintf("%s/header_page", dir);
-	bool ok = !access(p, F_OK);
+	struct dirent *de;
+	int err = -ENOENT;
+	char *p;
+	DIR *d;
 
+	p = xasprintf("%s/header_page", dir);
+	if (!access(p, F_OK))
+		err = 0;
 	free(p);
-	if (!ok) {
-		/* a copied tree (snapshot) has no header_page: any subdirectory will do */
-		DIR *d = opendir(dir);
-		struct dirent *de;
-
-		if (!d)
-			return false;
-		while ((de = readdir(d)))
-			if (de->d_name[0] != '.' && de->d_type == DT_DIR) {
-				ok = true;
-				break;
-			}
-		closedir(d);
+	if (!err)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] != '.' && de->d_type == DT_DIR) {
+			err = 0;
+			break;
+		}
 	}
-	return ok;
+	closedir(d);
+	return err;
 }
 
 int tracefs_default_dir(char **dir)
@@ -361,23 +428,33 @@ int tracefs_default_dir(char **dir)
 		"/sys/kernel/debug/tracing/events",
 	};
 	size_t i;
+	int err, denied = 0;
 
 	for (i = 0; i < ARRAY_SIZE(cands); i++) {
-		if (events_dir_ok(cands[i])) {
+		err = events_dir_check(cands[i]);
+		if (!err) {
 			*dir = xstrdup(cands[i]);
 			return 0;
 		}
+		if (err == -EACCES || err == -EPERM)
+			denied = err;
+	}
+	if (denied) {
+		/* tracefs is there (mode 0700), we may not read it: that is not "empty" */
+		pr_err("cannot read /sys/kernel/tracing/events: permission denied; run as root, "
+		       "or pass --tracefs DIR (a copy made by 'tpgen snapshot')");
+		return -EACCES;
 	}
 	/* tracefs not mounted: mount it where the kernel expects it */
 	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
-	    events_dir_ok(cands[0])) {
+	    !events_dir_check(cands[0])) {
 		*dir = xstrdup(cands[0]);
 		return 0;
 	}
 	pr_err("no tracefs: /sys/kernel/tracing/events is empty and mounting tracefs there failed (%s); "
 	       "run as root, or mount it: mount -t tracefs nodev /sys/kernel/tracing, or pass --tracefs DIR",
 	       strerror(errno));
-	return -ENOENT;
+	return -EACCES;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -385,7 +462,7 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Sorted names of the subdirectories of dirfd. */
+/* Sorted names of the subdirectories of dirfd (closed here). */
 static int list_dirs(int dirfd, char ***out, int *nr)
 {
 	DIR *d = fdopendir(dirfd);
@@ -421,152 +498,262 @@ static int list_dirs(int dirfd, char ***out, int *nr)
 	return 0;
 }
 
-static int read_at(int dirfd, const char *name, char **out)
+static void add_event(struct tp_events *evs, int *cap, const char *sys, const char *name)
 {
-	size_t n;
-	int err = read_file_at(dirfd, name, out, &n);
-
-	if (!err && memchr(*out, '\0', n)) {
-		free(*out);
-		*out = NULL;
-		return -EILSEQ;
-	}
-	return err;
-}
-
-/* One system's events, read by whichever loader thread took it. */
-struct sys_result {
 	struct tp_event *ev;
-	int nr;
-	int bad;
-};
 
-struct loader {
-	const char *dir;
-	int rootfd;
-	char **systems;
-	int nsys;
-	int next;		/* next system to take, atomically */
-	struct sys_result *res;
-};
-
-static void load_system(struct loader *ld, int i)
-{
-	struct sys_result *res = &ld->res[i];
-	const char *sys = ld->systems[i];
-	char **events = NULL;
-	int nev = 0, sysfd, j, cap = 0;
-
-	sysfd = openat(ld->rootfd, sys, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (sysfd < 0 || list_dirs(dup(sysfd), &events, &nev)) {
-		if (sysfd >= 0)
-			close(sysfd);
-		return;
+	if (evs->nr == *cap) {
+		*cap = *cap ? *cap * 2 : 256;
+		evs->ev = xrealloc(evs->ev, *cap * sizeof(*evs->ev));
 	}
-	for (j = 0; j < nev; j++) {
-		char *rel = xasprintf("%s/format", events[j]), *text = NULL, *path;
-		struct tp_event ev;
-		int r;
-
-		r = read_at(sysfd, rel, &text);
-		free(rel);
-		if (r == -ENOENT) {
-			free(events[j]);
-			continue;
-		}
-		path = xasprintf("%s/%s/%s/format", ld->dir, sys, events[j]);
-		if (r) {
-			diag_error(path, 0, 0, "cannot read: %s",
-				   r == -EILSEQ ? "contains NUL bytes" : strerror(-r));
-			res->bad++;
-		} else if (!tracefs_parse_format(path, text, sys, events[j], &ev)) {
-			if (res->nr == cap) {
-				cap = cap ? cap * 2 : 16;
-				res->ev = xrealloc(res->ev, cap * sizeof(*res->ev));
-			}
-			res->ev[res->nr++] = ev;
-		} else {
-			res->bad++;
-		}
-		free(text);
-		free(path);
-		free(events[j]);
-	}
-	free(events);
-	close(sysfd);
+	ev = &evs->ev[evs->nr++];
+	memset(ev, 0, sizeof(*ev));
+	ev->sys = xstrdup(sys);
+	ev->name = xstrdup(name);
+	ev->path = xasprintf("%s/%s/%s/format", evs->root, sys, name);
+	ev->id = -1;
 }
 
-static void *loader_thread(void *arg)
+int tracefs_open(struct tp_events *evs, const char *dir)
 {
-	struct loader *ld = arg;
-	int i;
-
-	while ((i = __atomic_fetch_add(&ld->next, 1, __ATOMIC_RELAXED)) < ld->nsys)
-		load_system(ld, i);
-	return NULL;
-}
-
-#define LOADER_MAX_THREADS	4
-
-/*
- * Read every <sys>/<event>/format under dir. Reading tracefs is mostly kernel
- * time spent printing the files, so systems are shared out among a few
- * threads; results are joined in sorted order, so output is the same.
- */
-int tracefs_load(struct tp_events *evs, const char *dir)
-{
-	pthread_t threads[LOADER_MAX_THREADS];
-	struct loader ld = { .dir = dir };
-	int i, err, bad = 0, nthreads, started = 0;
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	char **systems = NULL;
+	int rootfd, nsys = 0, i, j, cap = 0, err;
 
 	memset(evs, 0, sizeof(*evs));
 	evs->root = xstrdup(dir);
-	ld.rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ld.rootfd < 0) {
+	rootfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
 		err = -errno;
 		diag_error(dir, 0, 0, "cannot open events directory: %s", strerror(-err));
-		return err;
+		return err == -EACCES || err == -EPERM ? -EACCES : err;
 	}
-	err = list_dirs(dup(ld.rootfd), &ld.systems, &ld.nsys);
+	err = list_dirs(dup(rootfd), &systems, &nsys);
 	if (err) {
 		diag_error(dir, 0, 0, "cannot read events directory: %s", strerror(-err));
-		close(ld.rootfd);
-		return err;
+		close(rootfd);
+		return err == -EACCES || err == -EPERM ? -EACCES : err;
 	}
-	ld.res = xcalloc(ld.nsys, sizeof(*ld.res));
-	nthreads = ncpu < 1 ? 1 : ncpu > LOADER_MAX_THREADS ? LOADER_MAX_THREADS : ncpu;
-	if (nthreads > ld.nsys)
-		nthreads = ld.nsys;
-	for (i = 1; i < nthreads; i++)
-		if (!pthread_create(&threads[started], NULL, loader_thread, &ld))
-			started++;
-	loader_thread(&ld);
-	for (i = 0; i < started; i++)
-		pthread_join(threads[i], NULL);
+	for (i = 0; i < nsys; i++) {
+		char **events = NULL;
+		int nev = 0, sysfd;
 
-	for (i = 0; i < ld.nsys; i++)
-		evs->nr += ld.res[i].nr;
-	evs->ev = xcalloc(evs->nr, sizeof(*evs->ev));
-	evs->nr = 0;
-	for (i = 0; i < ld.nsys; i++) {
-		if (ld.res[i].nr)
-			memcpy(evs->ev + evs->nr, ld.res[i].ev, ld.res[i].nr * sizeof(*evs->ev));
-		evs->nr += ld.res[i].nr;
-		bad += ld.res[i].bad;
-		free(ld.res[i].ev);
-		free(ld.systems[i]);
+		sysfd = openat(rootfd, systems[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sysfd >= 0 && !list_dirs(sysfd, &events, &nev)) {
+			for (j = 0; j < nev; j++) {
+				char *rel = xasprintf("%s/%s/format", systems[i], events[j]);
+
+				/* a directory without a format file is not an event */
+				if (!faccessat(rootfd, rel, F_OK, 0))
+					add_event(evs, &cap, systems[i], events[j]);
+				free(rel);
+				free(events[j]);
+			}
+		}
+		free(events);
+		free(systems[i]);
 	}
-	free(ld.res);
-	free(ld.systems);
-	close(ld.rootfd);
-	if (bad)
-		return -EINVAL;
+	free(systems);
+	close(rootfd);
 	if (!evs->nr) {
 		diag_error(dir, 0, 0, "no events found (expected <sys>/<event>/format files)");
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/* The first NUL or other control byte outside the print format, as line and column. */
+static bool find_bad_byte(const char *text, size_t len, int *line, int *col, unsigned char *byte)
+{
+	const char *p = text, *bol = text, *end = text + len;
+
+	*line = 1;
+	for (; p < end; p++) {
+		unsigned char c = *p;
+
+		if (c == '\n') {
+			const char *t = p + 1;
+
+			while (t < end && (*t == ' ' || *t == '\t'))
+				t++;
+			if ((size_t)(end - t) >= 10 && !memcmp(t, "print fmt:", 10))
+				break;	/* the print format is never read */
+			(*line)++;
+			bol = p + 1;
+			continue;
+		}
+		if (c == '\0' || (c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
+			*col = p - bol + 1;
+			*byte = c;
+			return true;
+		}
+	}
+	/* a NUL in the print format is still not text */
+	if (p < end && memchr(p, '\0', end - p)) {
+		const char *nul = memchr(p, '\0', end - p);
+
+		for (; p < nul; p++)
+			if (*p == '\n') {
+				(*line)++;
+				bol = p + 1;
+			}
+		*col = nul - bol + 1;
+		*byte = 0;
+		return true;
+	}
+	return false;
+}
+
+/* One format file, read and parsed; diagnostics into ev's buffer. */
+struct read_job {
+	struct tp_event ev;	/* the result */
+	struct strbuf diag;	/* what it says, printed in event order */
+	int err;
+};
+
+struct reader {
+	struct tp_events *evs;
+	int rootfd;
+	int *idx;		/* events to read */
+	struct read_job *jobs;
+	int nr;
+	int next;		/* next job to take, atomically */
+};
+
+static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_event *out)
+{
+	const char *why;
+	size_t len = 0;
+	char *text = NULL, *rel, *q;
+	int line, col, err;
+	unsigned char byte;
+
+	if ((why = ident_tracefs_name(ev->sys))) {
+		q = ident_quoted(ev->sys);
+		diag_error(ev->path, 0, 0, "system directory %s is not a tracefs name: %s", q, why);
+		free(q);
+		return -EINVAL;
+	}
+	if ((why = ident_tracefs_name(ev->name))) {
+		q = ident_quoted(ev->name);
+		diag_error(ev->path, 0, 0, "event directory %s is not a tracefs name: %s", q, why);
+		free(q);
+		return -EINVAL;
+	}
+	rel = xasprintf("%s/%s/format", ev->sys, ev->name);
+	err = read_file_at(rd->rootfd, rel, TRACEFS_MAX_FORMAT, &text, &len);
+	if (err == -EFBIG) {
+		diag_error(ev->path, 0, 0, "format file is more than the %d KiB a format file may have",
+			   TRACEFS_MAX_FORMAT / 1024);
+		free(rel);
+		return err;
+	}
+	if (err == -TPGEN_ENOTREG) {
+		struct stat st = {};
+
+		fstatat(rd->rootfd, rel, &st, 0);
+		diag_error(ev->path, 0, 0, "cannot read: %s", file_kind(st.st_mode));
+	} else if (err) {
+		diag_error(ev->path, 0, 0, "cannot read: %s", strerror(-err));
+	}
+	free(rel);
+	if (err)
+		return err;
+	if (find_bad_byte(text, len, &line, &col, &byte)) {
+		if (byte)
+			diag_error(ev->path, line, col, "byte 0x%02x in a format file: not text", byte);
+		else
+			diag_error(ev->path, line, col, "NUL byte in a format file: not text");
+		free(text);
+		return -EILSEQ;
+	}
+	err = tracefs_parse_format(ev->path, text, ev->sys, ev->name, out);
+	free(text);
+	return err;
+}
+
+static void *reader_thread(void *arg)
+{
+	struct reader *rd = arg;
+	int i;
+
+	while ((i = __atomic_fetch_add(&rd->next, 1, __ATOMIC_RELAXED)) < rd->nr) {
+		struct read_job *job = &rd->jobs[i];
+
+		sb_init(&job->diag);
+		diag_capture_start(&job->diag);
+		job->err = read_event(rd, &rd->evs->ev[rd->idx[i]], &job->ev);
+		diag_capture_stop();
+	}
+	return NULL;
+}
+
+#define READER_MAX_THREADS	4
+#define READER_PER_THREAD	64	/* fewer files than this are not worth a thread */
+
+/*
+ * Read the format files of the wanted events not read yet. Reading tracefs
+ * is mostly kernel time spent printing the files, so they are shared out
+ * among a few threads; each one's diagnostics are kept and printed in event
+ * order afterwards, so the output is the same from run to run.
+ */
+int tracefs_read(struct tp_events *evs, const bool *want)
+{
+	pthread_t threads[READER_MAX_THREADS];
+	struct reader rd = { .evs = evs };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int i, err = 0, nthreads, started = 0;
+
+	rd.idx = xcalloc(evs->nr, sizeof(*rd.idx));
+	for (i = 0; i < evs->nr; i++)
+		if ((!want || want[i]) && !evs->ev[i].loaded)
+			rd.idx[rd.nr++] = i;
+	if (!rd.nr) {
+		free(rd.idx);
+		return 0;
+	}
+	rd.rootfd = open(evs->root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rd.rootfd < 0) {
+		err = -errno;
+		diag_error(evs->root, 0, 0, "cannot open events directory: %s", strerror(-err));
+		free(rd.idx);
+		return err;
+	}
+	rd.jobs = xcalloc(rd.nr, sizeof(*rd.jobs));
+	nthreads = ncpu < 1 ? 1 : ncpu > READER_MAX_THREADS ? READER_MAX_THREADS : ncpu;
+	if (nthreads > (rd.nr + READER_PER_THREAD - 1) / READER_PER_THREAD)
+		nthreads = (rd.nr + READER_PER_THREAD - 1) / READER_PER_THREAD;
+	for (i = 1; i < nthreads; i++)
+		if (!pthread_create(&threads[started], NULL, reader_thread, &rd))
+			started++;
+	reader_thread(&rd);
+	for (i = 0; i < started; i++)
+		pthread_join(threads[i], NULL);
+	close(rd.rootfd);
+
+	for (i = 0; i < rd.nr; i++) {
+		struct tp_event *ev = &evs->ev[rd.idx[i]];
+		struct read_job *job = &rd.jobs[i];
+
+		diag_flush(&job->diag);
+		sb_free(&job->diag);
+		if (job->err) {
+			err = err ?: job->err;
+			continue;
+		}
+		tp_event_clear(ev);
+		*ev = job->ev;
+		ev->loaded = true;
+	}
+	free(rd.jobs);
+	free(rd.idx);
+	return err ? -EINVAL : 0;
+}
+
+int tracefs_load(struct tp_events *evs, const char *dir)
+{
+	int err = tracefs_open(evs, dir);
+
+	return err ?: tracefs_read(evs, NULL);
 }
 
 void tp_events_free(struct tp_events *evs)

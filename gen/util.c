@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ident.h"
 #include "util.h"
 
 int diag_errors;
@@ -181,24 +182,62 @@ char *sb_steal(struct strbuf *sb)
 }
 
 static pthread_mutex_t diag_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread struct strbuf *diag_capture;
 
+void diag_capture_start(struct strbuf *sb)
+{
+	diag_capture = sb;
+}
+
+void diag_capture_stop(void)
+{
+	diag_capture = NULL;
+}
+
+void diag_flush(const struct strbuf *sb)
+{
+	if (!sb->len || diag_silent)
+		return;
+	pthread_mutex_lock(&diag_lock);
+	fwrite(sb->buf, 1, sb->len, stderr);
+	pthread_mutex_unlock(&diag_lock);
+}
+
+/*
+ * Every diagnostic goes through here: the file name and message may carry
+ * names from inputs, so no control byte passes (ident_term()).
+ */
 static void vdiag(const char *kind, const char *file, int line, int col,
 		  const char *fmt, va_list ap)
 {
+	struct strbuf msg, out;
+
 	if (diag_silent)
 		return;
-	pthread_mutex_lock(&diag_lock);
+	sb_init(&msg);
+	sb_init(&out);
+	if (file)
+		ident_term(&out, file, strlen(file), false);
 	if (file && line > 0 && col > 0)
-		fprintf(stderr, "%s:%d:%d: %s: ", file, line, col, kind);
+		sb_printf(&out, ":%d:%d: %s: ", line, col, kind);
 	else if (file && line > 0)
-		fprintf(stderr, "%s:%d: %s: ", file, line, kind);
+		sb_printf(&out, ":%d: %s: ", line, kind);
 	else if (file)
-		fprintf(stderr, "%s: %s: ", file, kind);
+		sb_printf(&out, ": %s: ", kind);
 	else
-		fprintf(stderr, "tpgen: %s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	pthread_mutex_unlock(&diag_lock);
+		sb_printf(&out, "tpgen: %s: ", kind);
+	sb_vprintf(&msg, fmt, ap);
+	ident_term(&out, msg.buf ? msg.buf : "", msg.len, false);
+	sb_putc(&out, '\n');
+	if (diag_capture) {
+		sb_add(diag_capture, out.buf, out.len);
+	} else {
+		pthread_mutex_lock(&diag_lock);
+		fwrite(out.buf, 1, out.len, stderr);
+		pthread_mutex_unlock(&diag_lock);
+	}
+	sb_free(&msg);
+	sb_free(&out);
 }
 
 void diag_error(const char *file, int line, int col, const char *fmt, ...)
@@ -224,23 +263,38 @@ void diag_warning(const char *file, int line, int col, const char *fmt, ...)
 
 void diag_caret(const char *src_line, int col)
 {
-	int i;
+	struct strbuf sb;
+	size_t n, i;
 
 	if (!src_line || diag_silent)
 		return;
-	for (i = 0; src_line[i] && src_line[i] != '\n'; i++)
-		fputc(src_line[i], stderr);
-	fputc('\n', stderr);
-	for (i = 1; i < col; i++)
-		fputc(src_line[i - 1] == '\t' ? '\t' : ' ', stderr);
-	fputs("^\n", stderr);
+	n = strcspn(src_line, "\n");
+	sb_init(&sb);
+	ident_term(&sb, src_line, n, true);
+	sb_putc(&sb, '\n');
+	/* the caret under column col: tabs copied, each byte as wide as it was printed */
+	for (i = 0; i + 1 < (size_t)col && i < n; i++) {
+		unsigned char c = src_line[i];
+
+		if (c == '\t')
+			sb_putc(&sb, '\t');
+		else if (c >= 0x80 && c < 0xc0)
+			continue;	/* a UTF-8 continuation byte */
+		else if (c < 0x20 || c == 0x7f)
+			sb_puts(&sb, c == '\n' || c == '\r' || c == 0x1b ? "  " : "    ");
+		else
+			sb_putc(&sb, ' ');
+	}
+	sb_puts(&sb, "^\n");
+	fputs(sb.buf, stderr);
+	sb_free(&sb);
 }
 
 void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	diag_errors++;
+	__atomic_fetch_add(&diag_errors, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vdiag("error", NULL, 0, 0, fmt, ap);
 	va_end(ap);
@@ -257,38 +311,89 @@ void pr_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
-int read_file_at(int dirfd, const char *path, char **out, size_t *len)
+/* What kind of file st is, for "not a regular file (a FIFO)". */
+const char *file_kind(unsigned int mode)
 {
-	size_t cap = 16384, n = 0;
-	char *buf;
-	int fd;
+	switch (mode & S_IFMT) {
+	case S_IFDIR:	return "a directory";
+	case S_IFCHR:	return "a character device";
+	case S_IFBLK:	return "a block device";
+	case S_IFIFO:	return "a FIFO";
+	case S_IFSOCK:	return "a socket";
+	case S_IFLNK:	return "a symbolic link";
+	}
+	return "not a regular file";
+}
 
-	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+const char *read_strerror(int err)
+{
+	if (err == -TPGEN_ENOTREG)
+		return "not a regular file";
+	return strerror(-err);
+}
+
+/*
+ * The one reader of input files. Only regular files: a FIFO would block and
+ * /dev/zero never ends, so the type is checked before opening (no open() on a
+ * device) and again on the descriptor, which is opened O_NONBLOCK. At most
+ * 'max' bytes, checked before and while reading (tracefs and sysfs files
+ * report size 0). *st (optional) is the file's stat, for the caller's message.
+ */
+static int read_checked(int dirfd, const char *path, size_t max, char **out, size_t *len,
+			struct stat *st)
+{
+	size_t cap, n = 0;
+	struct stat s;
+	char *buf;
+	int fd, err = 0;
+
+	if (!st)
+		st = &s;
+	memset(st, 0, sizeof(*st));
+	if (fstatat(dirfd, path, st, 0))
+		return -errno;
+	if (!S_ISREG(st->st_mode))
+		return -TPGEN_ENOTREG;
+	if ((unsigned long long)st->st_size > max)
+		return -EFBIG;
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	buf = xmalloc(cap);
+	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
+		close(fd);
+		return -TPGEN_ENOTREG;	/* replaced since fstatat() */
+	}
+	cap = (size_t)st->st_size < max ? (size_t)st->st_size + 1 : max + 1;
+	if (cap < 4096)
+		cap = max + 1 < 4096 ? max + 1 : 4096;
+	buf = xmalloc(cap + 1);
 	for (;;) {
 		ssize_t r;
 
-		if (n + 1 >= cap) {
-			cap *= 2;
-			buf = xrealloc(buf, cap);
+		if (n == cap) {
+			if (cap > max)
+				break;
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			buf = xrealloc(buf, cap + 1);
 		}
-		r = read(fd, buf + n, cap - n - 1);
+		r = read(fd, buf + n, cap - n);
 		if (r < 0) {
-			int err = -errno;
-
-			if (err == -EINTR)
+			if (errno == EINTR)
 				continue;
-			close(fd);
-			free(buf);
-			return err;
+			err = -errno;
+			break;
 		}
 		if (r == 0)
 			break;
 		n += r;
 	}
 	close(fd);
+	if (!err && n > max)
+		err = -EFBIG;
+	if (err) {
+		free(buf);
+		return err;
+	}
 	buf[n] = '\0';
 	*out = buf;
 	if (len)
@@ -296,9 +401,34 @@ int read_file_at(int dirfd, const char *path, char **out, size_t *len)
 	return 0;
 }
 
+int read_file_at(int dirfd, const char *path, size_t max, char **out, size_t *len)
+{
+	return read_checked(dirfd, path, max, out, len, NULL);
+}
+
 int read_file(const char *path, char **out, size_t *len)
 {
-	return read_file_at(AT_FDCWD, path, out, len);
+	return read_checked(AT_FDCWD, path, READ_FILE_MAX, out, len, NULL);
+}
+
+int read_input(const char *path, const char *what, size_t max, char **out, size_t *len)
+{
+	struct stat st;
+	int err = read_checked(AT_FDCWD, path, max, out, len, &st);
+
+	if (!err)
+		return 0;
+	*out = NULL;
+	if (err == -TPGEN_ENOTREG)
+		diag_error(path, 0, 0, "cannot read %s: %s", what, file_kind(st.st_mode));
+	else if (err == -EFBIG && (unsigned long long)st.st_size > max)
+		diag_error(path, 0, 0, "%s is %llu bytes, more than the %zu KiB a %s may have",
+			   what, (unsigned long long)st.st_size, max / 1024, what);
+	else if (err == -EFBIG)
+		diag_error(path, 0, 0, "%s is more than the %zu KiB a %s may have", what, max / 1024, what);
+	else
+		diag_error(path, 0, 0, "cannot read %s: %s", what, strerror(-err));
+	return err;
 }
 
 int mkdir_p(const char *path)
@@ -311,7 +441,7 @@ int mkdir_p(const char *path)
 			char c = *s;
 
 			*s = '\0';
-			if (*p && mkdir(p, 0755) && errno != EEXIST) {
+			if (*p && mkdir(p, 0777) && errno != EEXIST) {
 				err = -errno;
 				diag_error(p, 0, 0, "cannot create directory: %s", strerror(errno));
 				break;
@@ -325,23 +455,59 @@ int mkdir_p(const char *path)
 	return err;
 }
 
-static bool same_content(const char *path, const char *data, size_t len)
+static mode_t umask_value(void)
 {
-	struct stat st;
-	size_t old_len;
-	char *old;
-	bool same;
+	static mode_t mask = (mode_t)-1;
 
-	if (stat(path, &st) || (size_t)st.st_size != len)
+	if (mask == (mode_t)-1) {
+		mask = umask(0);
+		umask(mask);
+	}
+	return mask;
+}
+
+unsigned int file_mode_default(void)
+{
+	return 0666 & ~umask_value();
+}
+
+unsigned int dir_mode_default(void)
+{
+	return 0777 & ~umask_value();
+}
+
+bool same_file_content(int dirfd, const char *path, const char *data, size_t len, struct stat *st)
+{
+	size_t off = 0;
+	char buf[16384];
+	bool same = true;
+	int fd;
+
+	/* never through a symlink: whoever planted it does not decide what is compared */
+	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+	if (fd < 0)
 		return false;
-	if (read_file(path, &old, &old_len))
+	if (fstat(fd, st) || !S_ISREG(st->st_mode) || (size_t)st->st_size != len) {
+		close(fd);
 		return false;
-	same = old_len == len && !memcmp(old, data, len);
-	free(old);
+	}
+	while (same) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			same = r == 0 && off == len;
+			break;
+		}
+		same = off + r <= len && !memcmp(buf, data + off, r);
+		off += r;
+	}
+	close(fd);
 	return same;
 }
 
-static int write_all(int fd, const char *data, size_t len)
+int write_all(int fd, const char *data, size_t len)
 {
 	size_t off = 0;
 
@@ -358,34 +524,71 @@ static int write_all(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* A device or FIFO the user named: /dev/null, /dev/stdout (a symlink into /proc), a pipe. */
+static int write_through(const char *path, const char *data, size_t len, bool follow)
+{
+	struct stat st;
+	int fd, err;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+		close(fd);
+		return -TPGEN_ENOTREG;
+	}
+	/* blocking writes from here: a pipe reader may be slow */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	err = write_all(fd, data, len);
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
 int write_file_atomic(const char *path, const char *data, size_t len, bool *changed)
 {
+	const char *slash = strrchr(path, '/');
+	mode_t mode = file_mode_default();
 	struct stat st;
 	char *tmp;
 	int fd, err = 0;
 
 	if (changed)
 		*changed = false;
-	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
-		/* /dev/null, a fifo, /dev/stdout: write through, never rename over it */
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-		if (fd < 0)
-			return -errno;
-		err = write_all(fd, data, len);
-		if (close(fd) && !err)
-			err = -errno;
-		return err;
+	if (!lstat(path, &st)) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))
+			return write_through(path, data, len, false);
+		/* /dev/stdout and /proc/self/fd/N are symlinks; nobody else may plant one there */
+		if (S_ISLNK(st.st_mode) && (!strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6)))
+			return write_through(path, data, len, true);
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (S_ISBLK(st.st_mode))
+			return -TPGEN_ENOTREG;
+		/* a regular file, or a symlink that rename() replaces (never followed) */
+		if (S_ISREG(st.st_mode)) {
+			if (same_file_content(AT_FDCWD, path, data, len, &st))
+				return 0;
+			mode = st.st_mode & 07777;
+		}
+	} else if (errno != ENOENT) {
+		return -errno;
 	}
-	if (same_content(path, data, len))
-		return 0;
-	tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* exclusive and unpredictable, beside the destination: nobody can plant it */
+	if (slash)
+		tmp = xasprintf("%.*s/.%s.XXXXXX", (int)(slash - path), path, slash + 1);
+	else
+		tmp = xasprintf(".%s.XXXXXX", path);
+	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
 		free(tmp);
 		return err;
 	}
-	err = write_all(fd, data, len);
+	if (fchmod(fd, mode))
+		err = -errno;
+	if (!err)
+		err = write_all(fd, data, len);
 	if (close(fd) && !err)
 		err = -errno;
 	if (!err && rename(tmp, path))

@@ -58,12 +58,45 @@ extern int diag_errors;
 extern bool diag_quiet_warnings;
 extern bool diag_silent;		/* count errors, print nothing (fuzzers) */
 
-/* Read a whole file (works on tracefs/sysfs files that report size 0). */
+/*
+ * Diagnostics of one job (a format file read by a loader thread) kept in
+ * 'sb' instead of printed, so they can be printed in a fixed order.
+ */
+void diag_capture_start(struct strbuf *sb);
+void diag_capture_stop(void);
+void diag_flush(const struct strbuf *sb);
+
+/*
+ * Read a whole regular file of at most 'max' bytes (tracefs and sysfs files
+ * report size 0; the limit holds while reading). -TPGEN_ENOTREG for a FIFO,
+ * device or directory (checked before opening, and opened O_NONBLOCK),
+ * -EFBIG past 'max', else -errno. read_file() allows READ_FILE_MAX.
+ */
+#define TPGEN_ENOTREG	4096
+#define READ_FILE_MAX	(16 << 20)
 int read_file(const char *path, char **out, size_t *len);
-int read_file_at(int dirfd, const char *path, char **out, size_t *len);
+int read_file_at(int dirfd, const char *path, size_t max, char **out, size_t *len);
+/* read_file() with the diagnostic: "spec.yaml: error: cannot read spec: a FIFO". */
+int read_input(const char *path, const char *what, size_t max, char **out, size_t *len);
+/* "a FIFO", "a character device": what a mode says a file is. */
+const char *file_kind(unsigned int mode);
+/* strerror() that knows -TPGEN_ENOTREG. */
+const char *read_strerror(int err);
 /* mkdir -p; reports a failure (file:error) itself. */
 int mkdir_p(const char *path);
-/* Write 'len' bytes to 'path' atomically (temp file + rename). Unchanged files are left alone. */
+/* 0666 (files) and 0777 (directories) less the umask. */
+unsigned int file_mode_default(void);
+unsigned int dir_mode_default(void);
+struct stat;
+/* dirfd/path is a regular file (not followed if a symlink) holding exactly data[0..len); fills *st. */
+bool same_file_content(int dirfd, const char *path, const char *data, size_t len, struct stat *st);
+int write_all(int fd, const char *data, size_t len);
+/*
+ * Write 'len' bytes to 'path' atomically: an exclusive temp file (mkostemp)
+ * beside it, then rename(). An unchanged file is left alone (mtime and all);
+ * a symlink at 'path' is replaced, never followed, except under /dev and
+ * /proc (/dev/stdout); devices and FIFOs are written through.
+ */
 int write_file_atomic(const char *path, const char *data, size_t len, bool *changed);
 
 /* Glob match with '*', '?' and '[...]' (fnmatch semantics without FNM_PATHNAME). */

@@ -3,6 +3,7 @@
 /* schedsnoop: exec, switches and run-queue latency */
 #include <argp.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -48,14 +51,14 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static long parse_long(const char *arg, const char *what, long min, struct argp_state *state)
+static long parse_long(const char *arg, const char *what, long min, long max, struct argp_state *state)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || v < min) {
+	if (errno || end == arg || *end || v < min || v > max) {
 		fprintf(stderr, "schedsnoop: invalid %s: '%s'\n", what, arg);
 		argp_usage(state);
 	}
@@ -66,13 +69,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
 	case 'd':
-		env.duration = parse_long(arg, "duration", 1, state);
+		env.duration = parse_long(arg, "duration", 1, 100000000, state);
 		break;
 	case 'i':
-		env.interval = parse_long(arg, "interval", 1, state);
+		env.interval = parse_long(arg, "interval", 1, 100000000, state);
 		break;
 	case 'p':
-		env.pid = parse_long(arg, "pid", 1, state);
+		env.pid = parse_long(arg, "pid", 1, 0x3fffffff /* PID_MAX_LIMIT */, state);
 		break;
 	case 'c':
 		if (strlen(arg) >= TASK_COMM_LEN) {
@@ -614,6 +617,8 @@ static int handle_event(void *ctx __attribute__((unused)), void *data, size_t da
 {
 	const struct event_hdr *hdr = data;
 
+	if (exiting)
+		return -EINTR;	/* Ctrl-C: stop reading, even with records waiting */
 	if (output_closed || data_sz < sizeof(*hdr))
 		return 0;
 	switch (hdr->type) {
@@ -658,6 +663,95 @@ static void print_summary(struct schedsnoop_bpf *skel, bool reset)
 			(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);
 }
 
+/* the record layout this build reads: offset, size and sign of each field, from the format files */
+static const struct field_layout {
+	const char *event;	/* events/<sys>/<event> */
+	const char *field;
+	unsigned int offset, size;
+	bool is_signed;
+} layout[] = {
+	{ "sched/sched_process_exec", "filename", 8, 4, false },
+	{ "sched/sched_process_exec", "pid", 12, 4, true },
+	{ "sched/sched_process_exec", "old_pid", 16, 4, true },
+	{ "sched/sched_switch", "next_comm", 40, 16, false },
+	{ "sched/sched_switch", "next_pid", 56, 4, true },
+	{ "sched/sched_wakeup", "pid", 24, 4, true },
+};
+
+/*
+ * The running kernel's format file says where each field this build reads
+ * is: a tool generated for another kernel refuses to run rather than print
+ * wrong values.
+ */
+static int check_layout(const char *tracefs)
+{
+	char path[512], line[512], name[128];
+	const char *event = NULL;
+	FILE *f = NULL;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < sizeof(layout) / sizeof(layout[0]) && !err; i++) {
+		const struct field_layout *l = &layout[i];
+		unsigned int off, size, sign;
+		bool found = false;
+
+		if (!event || strcmp(event, l->event)) {
+			if (f)
+				fclose(f);
+			event = l->event;
+			snprintf(path, sizeof(path), "%s/events/%s/format", tracefs, event);
+			f = fopen(path, "r");
+			if (!f) {
+				fprintf(stderr, "schedsnoop: cannot read %s: %s\n", path, strerror(errno));
+				return -errno;
+			}
+		}
+		rewind(f);
+		while (!found && fgets(line, sizeof(line), f)) {
+			char *decl = strstr(line, "field:"), *semi, *n;
+
+			if (!decl || !(semi = strchr(decl, ';')) ||
+			    sscanf(semi, ";%*[ \t]offset:%u;%*[ \t]size:%u;%*[ \t]signed:%u;", &off, &size, &sign) != 3)
+				continue;
+			*semi = '\0';
+			n = strrchr(decl, ' ');
+			snprintf(name, sizeof(name), "%s", n ? n + 1 : decl);
+			if ((n = strchr(name, '[')))	/* char comm[16] */
+				*n = '\0';
+			found = !strcmp(name, l->field);
+		}
+		if (!found) {
+			fprintf(stderr, "schedsnoop: %s: this kernel's record has no field '%s'; regenerate the tool "
+				"for this kernel\n", l->event, l->field);
+			err = -ENOENT;
+		} else if (off != l->offset || size != l->size || (bool)sign != l->is_signed) {
+			fprintf(stderr, "schedsnoop: %s: %s is at %u (%u bytes, %ssigned) here, %u (%u bytes, %ssigned) "
+				"in this build; regenerate the tool for this kernel\n", l->event, l->field, off, size,
+				sign ? "" : "un", l->offset, l->size, l->is_signed ? "" : "un");
+			err = -EINVAL;
+		}
+	}
+	if (f)
+		fclose(f);
+	return err;
+}
+
+/* CAP_BPF and CAP_PERFMON, or CAP_SYS_ADMIN, in the effective set */
+static bool has_caps(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[2] = {};
+	__u64 eff;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return geteuid() == 0;
+	eff = data[0].effective | (__u64)data[1].effective << 32;
+	if (eff & (1ULL << 21 /* CAP_SYS_ADMIN */))
+		return true;
+	return (eff & (1ULL << 39 /* CAP_BPF */)) && (eff & (1ULL << 38 /* CAP_PERFMON */));
+}
+
 /* Say what is missing before libbpf would, in words a user can act on. */
 static int check_environment(void)
 {
@@ -676,8 +770,9 @@ static int check_environment(void)
 	size_t i;
 	int err = 0;
 
-	if (geteuid() != 0) {
-		fprintf(stderr, "schedsnoop: must be run as root (loading BPF programs needs CAP_BPF and CAP_PERFMON)\n");
+	if (!has_caps()) {
+		fprintf(stderr, "schedsnoop: must be run as root with CAP_BPF and CAP_PERFMON "
+			"(or CAP_SYS_ADMIN): loading BPF programs needs them\n");
 		return -EPERM;
 	}
 	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
@@ -721,6 +816,8 @@ static int check_environment(void)
 		}
 	}
 	btf__free(vmlinux);
+	if (!err)
+		err = check_layout(tracefs);
 	return err;
 }
 
@@ -778,8 +875,9 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 
-	signal(SIGINT, sig_handler);
-	signal(SIGTERM, sig_handler);
+	/* no SA_RESTART: Ctrl-C interrupts a write to a blocked stdout */
+	sigaction(SIGINT, &(struct sigaction){ .sa_handler = sig_handler }, NULL);
+	sigaction(SIGTERM, &(struct sigaction){ .sa_handler = sig_handler }, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	fprintf(stderr, "Tracing sched/sched_process_exec, sched/sched_switch, sched/sched_wakeup... Hit Ctrl-C to end.\n");
@@ -812,6 +910,11 @@ int main(int argc, char **argv)
 		}
 		if (env.duration && now() - start >= env.duration)
 			break;
+	}
+	if (exiting && ferror(stdout)) {
+		/* Ctrl-C cut a write to a stdout nobody reads: what is left must not block the exit */
+		fcntl(STDOUT_FILENO, F_SETFL, fcntl(STDOUT_FILENO, F_GETFL) | O_NONBLOCK);
+		clearerr(stdout);
 	}
 	if (!output_closed) {
 		/* what is still in the ring buffer was not dropped: print it */

@@ -425,8 +425,15 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 		a->fns |= AGG_SUM | AGG_COUNT;
 	a->nslots = sa->fns & AGG_LHIST ? (sa->lmax - sa->lmin + sa->lstep - 1) / sa->lstep + 2 : 64;
 	a->unit = sa->unit.s ? sa->unit.s : a->hist >= 0 ? pr->vals[a->hist].name : "";
-	base = sa->legacy ? xasprintf("%s_%s", pr->pname, sa->fns & AGG_HIST ? "hist" : "counts") :
-	       sa->name.s ? xstrdup(sa->name.s) : xasprintf("%s_agg", pr->pname);
+	if (sa->legacy)
+		base = xasprintf("%s_%s", pr->pname, sa->fns & AGG_HIST ? "hist" : "counts");
+	else if (sa->name.s) {
+		base = member_name(sa->name.s);	/* "hard IRQ time (usecs)" -> hard_irq_time_usecs */
+		for (char *c = base; *c; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c += 'a' - 'A';
+	} else
+		base = xasprintf("%s_agg", pr->pname);
 	a->map = prog_ident(p, base);
 	free(base);
 	if (a->keys.nr) {

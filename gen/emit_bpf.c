@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cstring.h"
 #include "emit_prog.h"
 
 const char *pvalue_ctype(const struct pvalue *v)
@@ -315,7 +316,9 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 	for (int i = 0; i < pr->nr_aggs; i++) {
 		const struct pagg *a = &pr->aggs[i];
 
-		sb_printf(sb, "\n\t/* %s */\n\t{\n", a->title);
+		sb_puts(sb, "\n\t/* ");
+		c_comment_text(sb, a->title);
+		sb_puts(sb, " */\n\t{\n");
 		if (a->key_struct)
 			emit_key(sb, a->key_struct, "key");
 		else

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cstring.h"
 #include "emit_prog.h"
 
 /* A member of a record, key or saved values: "__s32 pid;", "char comm[16];" */
@@ -52,7 +53,9 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 		for (int j = 0; j < pr->nr_aggs; j++) {
 			const struct pagg *a = &pr->aggs[j];
 
-			sb_printf(sb, "\n/* %s */\n", a->title);
+			sb_puts(sb, "\n/* ");
+			c_comment_text(sb, a->title);
+			sb_puts(sb, " */\n");
 			snprintf(key, sizeof(key), a->key_struct ? "struct %s" : "__u32", a->key_struct);
 			snprintf(val, sizeof(val), "struct %s", a->val_struct);
 			emit_hash(sb, key, val, a->map);
@@ -85,7 +88,9 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 static void emit_struct(struct strbuf *sb, const struct pprobe *pr, const char *comment, const char *name,
 			const struct pitems *items, unsigned int str_max)
 {
-	sb_printf(sb, "\n/* %s */\nstruct %s {\n", comment, name);
+	sb_puts(sb, "\n/* ");
+	c_comment_text(sb, comment);
+	sb_printf(sb, " */\nstruct %s {\n", name);
 	for (int j = 0; j < items->nr; j++)
 		emit_member(sb, &pr->vals[items->v[j].val], items->v[j].cname, str_max);
 	sb_puts(sb, "};\n");
@@ -94,7 +99,9 @@ static void emit_struct(struct strbuf *sb, const struct pprobe *pr, const char *
 /* The value of an aggregation's map: what each function keeps. */
 static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
-	sb_printf(sb, "\n/* %s: per key */\nstruct %s {\n", a->title, a->val_struct);
+	sb_puts(sb, "\n/* ");
+	c_comment_text(sb, a->title);
+	sb_printf(sb, ": per key */\nstruct %s {\n", a->val_struct);
 	if (a->fns & (AGG_HIST | AGG_LHIST))
 		sb_printf(sb, "\t__u64 slots[%u];\n", a->nslots);
 	if (a->fns & AGG_COUNT)

@@ -333,10 +333,12 @@ void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
 
 	sb_init(&d);
 	sb_printf(&d, "%s: %s\n\n", tool, p->spec->description.s ? p->spec->description.s : "tracing");
-	sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-j] [-v]\n\n", tool);
+	sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
+		  tool);
 	sb_puts(&d, "EXAMPLES:\n");
 	sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
 	sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
+	sb_printf(&d, "    %s -T 1 5      # every second, with the time, 5 times\n", tool);
 	sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
 	sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
 	for (s = d.buf; *s; s = e + 1) {

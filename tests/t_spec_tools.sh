@@ -123,4 +123,10 @@ while read -r id count; do
 done < <(sed -n 's/^@\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpftrace.out")
 expect syscount "\"agg\":\"syscalls by process \\(time in ns\\)\",\"pid\":$wp,\"comm\":\"python3\",\"count\":[0-9]+,\"sum\":[0-9]+" \
 	"the process's row"
+# libbpf-tools' positional [interval] [count] and -T: two summaries with their time, then exit 0
+timeout 20 "$out/syscount/syscount" -T 1 2 >"$T/interval.out" 2>/dev/null || fail "syscount -T 1 2: exit $?"
+[ "$(grep -cE '^[0-9]{2}:[0-9]{2}:[0-9]{2} *$' "$T/interval.out")" = 2 ] ||
+	{ head -20 "$T/interval.out"; fail "syscount -T 1 2: not two timestamped summaries"; }
+[ "$(grep -c '^syscalls by number' "$T/interval.out")" = 3 ] ||
+	fail "syscount -T 1 2: not two interval tables and the final one"
 echo "ok: ${#tools[@]} tools; syscount agrees with bpftrace on $n syscalls"

@@ -806,6 +806,7 @@ int main(int argc, char **argv)
 {{/if}}
 	struct {{SKEL}} *skel;
 	double start, next_print;
+	bool counted_out = false;
 	int err;
 
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
@@ -892,8 +893,10 @@ int main(int argc, char **argv)
 			}
 			print_summary(skel, true);
 			next_print += env.interval;
-			if (env.times && !--env.times)
+			if (env.times && !--env.times) {
+				counted_out = true;	/* as libbpf-tools: COUNT summaries, no more */
 				break;
+			}
 		}
 		if (env.duration && now() - start >= env.duration)
 			break;
@@ -908,7 +911,8 @@ int main(int argc, char **argv)
 		/* what is still in the ring buffer was not dropped: print it */
 		ring_buffer__consume(rb);
 {{/if}}
-		print_summary(skel, false);
+		if (!counted_out)
+			print_summary(skel, false);
 		flush_output();
 	}
 

@@ -11,10 +11,12 @@ require_live
 . "$(dirname "$0")/spec_lib.sh"
 
 out=$T/out
-tools=(opensnoop killsnoop runqslower bitesize hardirqs exitsnoop biopattern writeback syscalls)
+tools=(opensnoop killsnoop runqslower bitesize hardirqs exitsnoop biopattern writeback syscalls setuids
+	statsnoop)
 for t in "${tools[@]}"; do
 	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
 done
+"$TPGEN" tests/spec/killall.yaml -o "$out" || fail "tpgen tests/spec/killall.yaml"
 for d in "$out"/*/; do
 	make -s -C "$d" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $d"; }
 done
@@ -38,6 +40,27 @@ expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":$kp,\"resul
 expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":-1,\"result\":0\}" "kill(-1, 0) with target -1"
 expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":999999999,\"result\":-3\}" \
 	"kill of a missing process (-ESRCH)"
+
+# a filter on a syscall's pid_t: 'pid == -1' matches kill(-1, 0), and nothing else
+start killall
+bash -c 'kill -0 -1; kill -0 -1; kill -0 $$'
+stop killall
+expect killall '"counts":"syscalls/sys_enter_kill","pid":-1,"sig":0,"count":2\}' "two kill(-1, 0)"
+expect_not killall '"pid":[0-9]' "a kill of another pid"
+
+# setuids: setresuid(-1, -1, -1) shows -1 ("unchanged"), setuid(0) its uid
+start setuids
+python3 -c 'import os; open("/proc/self/comm", "w").write("tpgensetuid"); os.setresuid(-1, -1, -1); os.setuid(0)'
+stop setuids
+expect setuids '"event":"syscalls/sys_exit_setresuid","pid":[0-9]+,"comm":"tpgensetuid","uid":0,"ruid":-1,"euid":-1,"suid":-1,"ret":0\}' \
+	"setresuid(-1, -1, -1)"
+expect setuids '"event":"syscalls/sys_exit_setuid","pid":[0-9]+,"comm":"tpgensetuid","uid":0,"new_uid":0,"ret":0\}' "setuid(0)"
+
+# statsnoop: stat of a path only this test uses
+start statsnoop
+stat "$T/tpgen-stat-probe" >/dev/null 2>&1
+stop statsnoop
+expect statsnoop "\"comm\":\"stat\",\"ret\":-2,\"path\":\"$T/tpgen-stat-probe\"" "stat of a missing path (-ENOENT)"
 
 # exitsnoop: exit codes and signals decoded from exit_code by expressions
 start exitsnoop

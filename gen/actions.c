@@ -68,9 +68,9 @@ static int item_value(struct resolver *r, const struct spec_item *it, bool str_o
 	} else {
 		*val = value_add_expr(r->pr, e, it->label.s ? it->label.s : it->expr.s);
 	}
-	if (!str_ok && r->pr->vals[*val].kind == PV_STR) {
-		spec_error(r->p->spec, &it->expr.loc, 0, "%s needs a number, and '%s' is a string", r->what,
-			   it->expr.s);
+	if (!str_ok && r->pr->vals[*val].kind != PV_INT) {
+		spec_error(r->p->spec, &it->expr.loc, 0, "%s needs a number, and '%s' is %s", r->what,
+			   it->expr.s, r->pr->vals[*val].kind == PV_STR ? "a string" : "a pointer");
 		return -EINVAL;
 	}
 	return 0;
@@ -81,6 +81,11 @@ static bool is_libc_macro(const char *s)
 	static const char *const macros[] = {
 		"errno", "stdin", "stdout", "stderr", "NULL", "EOF", "assert", "offsetof", "bool", "true",
 		"false", "unix", "linux", "i386", "major", "minor", "makedev", "environ", "signal",
+		/* <signal.h>: members of struct sigaction and siginfo_t are macros */
+		"sa_handler", "sa_sigaction", "si_pid", "si_uid", "si_timerid", "si_overrun", "si_status",
+		"si_utime", "si_stime", "si_value", "si_int", "si_ptr", "si_addr", "si_addr_lsb",
+		"si_lower", "si_upper", "si_pkey", "si_band", "si_fd", "si_call_addr", "si_syscall",
+		"si_arch",
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(macros); i++)

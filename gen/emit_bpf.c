@@ -13,7 +13,7 @@
 
 const char *pvalue_ctype(const struct pvalue *v)
 {
-	struct expr_type t = { ET_INT, v->kind == PV_PTR ? 8 : v->size, v->kind == PV_INT && v->is_signed };
+	struct expr_type t = { ET_INT, v->kind == PV_PTR ? 8 : v->size, v->kind == PV_INT && v->is_signed, false };
 
 	return expr_ctype(&t);
 }
@@ -38,6 +38,8 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		sb_printf(sb, "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:
+		if (v->is_bool)
+			sb_puts(sb, "(__u8)");
 		if (v->path && v->btf_direct) {
 			const char *p;
 
@@ -401,7 +403,7 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 			if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
 				break;
 		if (j == i)
-			sb_printf(sb, "\t%s%s = args->%s;\n", v->arg_type, v->arg_local, v->arg);
+			sb_printf(sb, "\t%s%s = (void *)args->%s;\n", v->arg_type, v->arg_local, v->arg);
 	}
 }
 

@@ -89,7 +89,7 @@ static int cerr(struct checker *c, size_t off, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static const struct expr_type t_int = { ET_INT, 4, true };
+static const struct expr_type t_int = { .kind = ET_INT, .size = 4, .is_signed = true };
 
 static struct expr_type promote(struct expr_type t)
 {
@@ -105,7 +105,7 @@ static struct expr_type usual(struct expr_type a, struct expr_type b)
 	b = promote(b);
 	if (a.size != b.size)
 		return a.size > b.size ? a : b;
-	return (struct expr_type){ ET_INT, a.size, a.is_signed && b.is_signed };
+	return (struct expr_type){ .kind = ET_INT, .size = a.size, .is_signed = a.is_signed && b.is_signed };
 }
 
 static bool fits(unsigned long long v, bool v_signed, struct expr_type t)
@@ -199,7 +199,7 @@ static int check_str_cmp(struct checker *c, struct expr *e)
 	/* a glob with no wildcard is an equality, as in the kernel */
 	if (e->op == EX_GLOB && !strpbrk(l->text, "*?"))
 		e->op = EX_EQ;
-	l->t = (struct expr_type){ ET_STR, strlen(l->text) + 1, false };
+	l->t = (struct expr_type){ .kind = ET_STR, .size = strlen(l->text) + 1 };
 	add_lit(c, l);
 	e->t = t_int;
 	return 0;
@@ -270,6 +270,15 @@ static int check_int(struct checker *c, struct expr *e, const char *what)
 	return 0;
 }
 
+/* Arithmetic on a kernel address: the verifier refuses it on BTF pointers, and it means nothing */
+static int check_not_ptr(struct checker *c, const struct expr *e, enum expr_op op)
+{
+	if (e->t.is_ptr)
+		return cerr(c, e->off, "'%s' is a pointer: compare it with == or != or print it; '%s' "
+			    "does not apply", e->text ? e->text : "this", expr_op_text(op));
+	return 0;
+}
+
 static int check(struct checker *c, struct expr *e)
 {
 	int err, id, zero = 0;
@@ -281,7 +290,8 @@ static int check(struct checker *c, struct expr *e)
 				    e->text);
 		e->is_const = true;
 		e->t = e->num <= INT_MAX ? t_int : e->num <= LLONG_MAX ?
-			(struct expr_type){ ET_INT, 8, true } : (struct expr_type){ ET_INT, 8, false };
+			(struct expr_type){ .kind = ET_INT, .size = 8, .is_signed = true } :
+			(struct expr_type){ .kind = ET_INT, .size = 8 };
 		return 0;
 	case EX_STR:
 		return cerr(c, e->off, "a string can only be compared with a string value (==, != or ~)");
@@ -297,6 +307,8 @@ static int check(struct checker *c, struct expr *e)
 		err = check(c, e->a);
 		if (!err)
 			err = check_int(c, e->a, e->op == EX_LNOT ? "'!'" : e->op == EX_NEG ? "'-'" : "'~'");
+		if (!err && e->op != EX_LNOT)
+			err = check_not_ptr(c, e->a, e->op);
 		if (err)
 			return err;
 		e->t = e->op == EX_LNOT ? t_int : promote(e->a->t);
@@ -358,6 +370,11 @@ static int check(struct checker *c, struct expr *e)
 		err = check(c, e->b);
 		if (!err)
 			err = check_int(c, e->b, "this operator");
+		if (!err && e->op != EX_EQ && e->op != EX_NE && e->op != EX_LAND && e->op != EX_LOR) {
+			err = check_not_ptr(c, e->a, e->op);
+			if (!err)
+				err = check_not_ptr(c, e->b, e->op);
+		}
 		if (err)
 			return err;
 		switch (e->op) {

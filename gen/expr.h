@@ -45,6 +45,7 @@ struct expr_type {
 	enum expr_kind kind;
 	unsigned int size;	/* ET_INT: 1, 2, 4, 8; ET_STR: buffer size */
 	bool is_signed;
+	bool is_ptr;		/* a kernel address: compared or printed, no arithmetic */
 };
 
 struct expr {

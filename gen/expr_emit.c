@@ -147,6 +147,15 @@ static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr
 		emit_str_cmp(sb, e, ops, ctx);
 		return;
 	}
+	if ((e->op == EX_DIV || e->op == EX_MOD) && e->t.is_signed) {
+		/* BPF before v4 (and clang before 17) has no signed division: tpgen.h's, as C's */
+		sb_printf(sb, "(%s)tpgen_s%s(", expr_ctype(&e->t), e->op == EX_DIV ? "div" : "mod");
+		emit_node(sb, e->a, ops, ctx);
+		sb_puts(sb, ", ");
+		emit_node(sb, e->b, ops, ctx);
+		sb_putc(sb, ')');
+		return;
+	}
 	emit_child(sb, e, e->a, false, ops, ctx);
 	sb_printf(sb, " %s ", expr_op_text(e->op));
 	/* a number against a value is taken in the value's width, as the kernel's filters do */

@@ -61,6 +61,7 @@ struct pvalue {
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
+	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */

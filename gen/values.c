@@ -20,6 +20,7 @@ struct tinfo {
 	unsigned int size;
 	bool is_signed;
 	bool str_ptr;
+	bool is_bool;		/* _Bool: read as a byte, so comparing it with 2 is no clang warning */
 	__u32 struct_id;	/* PV_PTR to a struct or union */
 };
 
@@ -46,6 +47,7 @@ static int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
 		ti->kind = PV_INT;
 		ti->size = t->size;
 		ti->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		ti->is_bool = btf_int_encoding(t) & BTF_INT_BOOL;
 		return 0;
 	}
 	if (btf_is_enum(t) || btf_is_enum64(t)) {
@@ -96,7 +98,8 @@ static int find_member(const struct btf *btf, __u32 struct_id, const char *name,
 		if (mname && *mname) {
 			if (!strcmp(mname, name)) {
 				*type_id = m->type;
-				return 0;
+				/* a bit-field has no address: BPF_CORE_READ() cannot take it */
+				return btf_member_bitfield_size(t, i) ? -EOPNOTSUPP : 0;
 			}
 			continue;
 		}
@@ -152,7 +155,7 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 	struct tinfo ti;
 	struct strbuf path;
 	__u32 id = a->type_id;
-	int i;
+	int i, err;
 
 	sb_init(&path);
 	if (classify(btf, id, &ti))
@@ -181,12 +184,16 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 			sb_free(&path);
 			return -EINVAL;
 		}
-		if (find_member(btf, ti.struct_id, members[i], &id)) {
+		err = find_member(btf, ti.struct_id, members[i], &id);
+		if (err) {
 			const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
 
-			spec_error(r->p->spec, &r->src->loc, off, "%s %s has no member '%s'",
-				   btf_is_union(st) ? "union" : "struct",
-				   btf__name_by_offset(btf, st->name_off), members[i]);
+			spec_error(r->p->spec, &r->src->loc, off, err == -EOPNOTSUPP ?
+				   "'%s' of %s %s is a bit-field: tpgen cannot read bit-fields" :
+				   "%s %s has no member '%s'", err == -EOPNOTSUPP ? members[i] :
+				   btf_is_union(st) ? "union" : "struct", err == -EOPNOTSUPP ?
+				   (btf_is_union(st) ? "union" : "struct") : btf__name_by_offset(btf, st->name_off),
+				   err == -EOPNOTSUPP ? btf__name_by_offset(btf, st->name_off) : members[i]);
 			sb_free(&path);
 			return -EINVAL;
 		}
@@ -199,6 +206,7 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 	v->size = ti.size;
 	v->is_signed = ti.is_signed;
 	v->str_ptr = ti.str_ptr;
+	v->is_bool = ti.is_bool;
 	v->arg = xstrdup(a->name);
 	v->path = nr_members ? sb_steal(&path) : NULL;
 	sb_free(&path);
@@ -610,6 +618,7 @@ int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type
 	v = &r->pr->vals[id];
 	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;
 	t->is_signed = v->kind == PV_INT && v->is_signed;
+	t->is_ptr = v->kind == PV_PTR;
 	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 : v->size;
 	return id;
 }

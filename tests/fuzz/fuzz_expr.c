@@ -18,13 +18,13 @@ static const struct {
 	const char *name;
 	struct expr_type t;
 } vals[] = {
-	{ "pid", { ET_INT, 4, true } },
-	{ "count", { ET_INT, 8, false } },
-	{ "flags", { ET_INT, 1, false } },
-	{ "delta", { ET_INT, 8, true } },
-	{ "comm", { ET_STR, 16, false } },
-	{ "filename", { ET_STR, 256, false } },
-	{ "open.path", { ET_STR, 256, false } },
+	{ "pid", { ET_INT, 4, true, false } },
+	{ "count", { ET_INT, 8, false, false } },
+	{ "flags", { ET_INT, 1, false, false } },
+	{ "delta", { ET_INT, 8, true, false } },
+	{ "comm", { ET_STR, 16, false, false } },
+	{ "filename", { ET_STR, 256, false, false } },
+	{ "open.path", { ET_STR, 256, false, false } },
 };
 
 static int resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report)

@@ -187,10 +187,10 @@ static int resolve(void *ctx, const char *name, size_t off, struct expr_type *t,
 		const char *name;
 		struct expr_type t;
 	} vals[] = {
-		{ "pid", { ET_INT, 4, true } },
-		{ "count", { ET_INT, 8, false } },
-		{ "flags", { ET_INT, 1, false } },
-		{ "comm", { ET_STR, 16, false } },
+		{ "pid", { ET_INT, 4, true, false } },
+		{ "count", { ET_INT, 8, false, false } },
+		{ "flags", { ET_INT, 1, false, false } },
+		{ "comm", { ET_STR, 16, false, false } },
 	};
 
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
@@ -272,6 +272,8 @@ static void test_exprs(void **state)
 	/* arithmetic and bit operations keep C's precedence and types */
 	expect("pid >> 8 & 0xff", "(v0 >> 8) & 255");
 	expect("count / 1024 > 4", "v1 / 1024 > 4ULL");
+	expect("pid / 2 > 0", "(__s32)tpgen_sdiv(v0, 2) > 0");	/* no signed division in BPF v1-v3 */
+	expect("pid % 3 != 0", "(__s32)tpgen_smod(v0, 3) != 0");
 	expect("pid - 1 - 2 == 0", "v0 - 1 - 2 == 0");
 	expect("pid - (1 - 2) == 0", "v0 - -1 == 0");
 	expect("pid * (count + 1) > 0", "v0 * (v1 + 1) > 0ULL");

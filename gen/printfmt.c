@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Names for numbers from an event's "print fmt:" line: __print_symbolic and
+ * __print_flags tables, and fields printed as addresses. See printfmt.h.
+ *
+ * The line is tokenized once; every __print_* call is found by its name
+ * wherever it sits (an argument, a ternary's branch, inside another call)
+ * and read on its own, so a construct tpgen cannot read elsewhere on the
+ * line costs nothing. Conversions (%pI4 ...) are matched to arguments by
+ * counting, as printf does.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "printfmt.h"
+
+struct reader {
+	const char *path;
+	int line;
+	unsigned int base;	/* column of the text's first byte, minus one */
+	const struct pf_toks *toks;
+	const struct pf_env *env;
+	struct printfmt *pf;
+};
+
+/* A print fmt's strings may hold newlines: lines after the first, and columns in them. */
+static int line_of(const char *text, unsigned int pos)
+{
+	int n = 0;
+	unsigned int i;
+
+	for (i = 0; i < pos && text[i]; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
+static int col_of(const char *text, unsigned int base, unsigned int pos)
+{
+	unsigned int i = pos;
+
+	while (i > 0 && text[i - 1] != '\n')
+		i--;
+	return (int)(pos - i + (i ? 0 : base) + 1);
+}
+
+static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc(n + 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, n + 1, fmt, ap);
+	va_end(ap);
+	diag_warning(r->path, r->line ? r->line + line_of(r->toks->text, pos) : 0,
+		     r->line ? col_of(r->toks->text, r->base, pos) : 0, "%s", msg);
+	free(msg);
+}
+
+/* The token after the ')' matching the '(' at i, or -1. */
+static int skip_parens(const struct pf_toks *toks, int i)
+{
+	int depth = 0;
+
+	for (; i < toks->nr && toks->t[i].kind != PF_TOK_END; i++) {
+		if (pf_tok_is(toks, i, '(') || pf_tok_is(toks, i, '{') || pf_tok_is(toks, i, '['))
+			depth++;
+		else if (pf_tok_is(toks, i, ')') || pf_tok_is(toks, i, '}') || pf_tok_is(toks, i, ']'))
+			if (--depth == 0)
+				return i + 1;
+	}
+	return -1;
+}
+
+static void table_clear(struct pf_table *t)
+{
+	int i;
+
+	for (i = 0; i < t->nr_entries; i++)
+		free(t->entries[i].name);
+	free(t->entries);
+	free(t->field);
+	free(t->sep);
+	free(t->zero_name);
+	pf_node_free(t->expr);
+	memset(t, 0, sizeof(*t));
+}
+
+static void last_field(void *ctx, const char *name)
+{
+	*(const char **)ctx = name;
+}
+
+static bool has_name(const struct pf_node *n)
+{
+	return n && (n->kind == PF_NAME || has_name(n->a) || has_name(n->b) || has_name(n->c));
+}
+
+/* A name resolved through the env: a PF_NUM that keeps its name. */
+static bool has_resolved(const struct pf_node *n)
+{
+	return n && ((n->kind == PF_NUM && n->name) || has_resolved(n->a) || has_resolved(n->b) ||
+		     has_resolved(n->c));
+}
+
+static unsigned int tok_end(const struct pf_toks *toks, int i)
+{
+	return toks->t[i].pos + toks->t[i].len;
+}
+
+/*
+ * "cond ? CALL : "str"" around the call at tokens [call, end): when cond
+ * is the call's own value, the string is what 0 prints. Sets zero_name
+ * and widens the span.
+ */
+static void read_zero_name(struct reader *r, int call, int end, struct pf_table *t)
+{
+	const struct pf_toks *toks = r->toks;
+	struct pf_node *cond = NULL;
+	struct pf_toks sub;
+	unsigned int epos;
+	const char *emsg;
+	int i, start, depth = 0, next;
+	bool same;
+	char *s;
+
+	if (call < 2 || !pf_tok_is(toks, call - 1, '?') || !pf_tok_is(toks, end, ':') ||
+	    toks->t[end + 1].kind != PF_TOK_STR)
+		return;
+	for (i = call - 2; i >= 0; i--) {
+		if (pf_tok_is(toks, i, ')') || pf_tok_is(toks, i, ']'))
+			depth++;
+		else if (pf_tok_is(toks, i, '(') || pf_tok_is(toks, i, '['))
+			depth--;
+		if (depth < 0 || (!depth && (pf_tok_is(toks, i, ',') || pf_tok_is(toks, i, '?') ||
+					    pf_tok_is(toks, i, ':'))))
+			break;
+	}
+	start = i + 1;
+	/* the condition alone: the tokens before the '?', then the end */
+	sub = (struct pf_toks){ .text = toks->text, .nr = call };
+	sub.t = xmalloc(call * sizeof(*sub.t));
+	memcpy(sub.t, toks->t, (call - 1) * sizeof(*sub.t));
+	sub.t[call - 1] = (struct pf_tok){ .kind = PF_TOK_END, .pos = toks->t[call - 1].pos };
+	i = start;
+	same = !pf_parse_expr(&sub, &i, r->env, &cond, &epos, &emsg) && i == call - 1 &&
+	       pf_node_equal(cond, t->expr);
+	pf_node_free(cond);
+	free(sub.t);
+	if (!same)
+		return;
+	s = pf_tok_string(toks, end + 1, &next);
+	if (!s)
+		return;
+	if (!pf_tok_is(toks, next, ',') && !pf_tok_is(toks, next, ')') &&
+	    toks->t[next].kind != PF_TOK_END) {
+		free(s);
+		return;
+	}
+	t->zero_name = s;
+	t->start = toks->t[start].pos;
+	t->end = toks->t[next - 1].pos + toks->t[next - 1].len;
+}
+
+/* At ',' before an entry's name: is the name NULL ("((void *)0)", "NULL")? Then *i is after its '}'. */
+static bool is_null(struct reader *r, int *i)
+{
+	struct pf_node *n = NULL;
+	struct pf_val v;
+	unsigned int epos;
+	const char *emsg;
+	int j = *i + 1;
+	bool null;
+
+	if (pf_tok_ident(r->toks, j, "NULL") && pf_tok_is(r->toks, j + 1, '}')) {
+		*i = j + 2;
+		return true;
+	}
+	if (pf_parse_expr(r->toks, &j, NULL, &n, &epos, &emsg))
+		return false;
+	null = !pf_eval(n, NULL, NULL, NULL, &v, NULL) && !v.v && pf_tok_is(r->toks, j, '}');
+	pf_node_free(n);
+	if (null)
+		*i = j + 1;
+	return null;
+}
+
+/* __print_symbolic/__print_flags[_u64] at token 'call'. Returns the token after it. */
+static int read_table(struct reader *r, int call)
+{
+	const struct pf_toks *toks = r->toks;
+	const struct pf_tok *name = &toks->t[call];
+	const char *fn = toks->text + name->pos, *emsg = NULL, *field = NULL;
+	struct pf_table t = { .start = name->pos };
+	unsigned int epos = name->pos;
+	int i = call + 2, next, cap = 0, err;
+	bool ended = false;
+
+	t.kind = !strncmp(fn, "__print_flags", 13) ? PF_FLAGS : PF_SYMBOLIC;
+	t.u64 = name->len > 4 && !strncmp(fn + name->len - 4, "_u64", 4);
+	next = skip_parens(toks, call + 1);
+	t.arg_start = toks->t[i].pos;
+	if (pf_parse_expr(toks, &i, r->env, &t.expr, &epos, &emsg))
+		goto bad;
+	t.arg_end = tok_end(toks, i - 1);
+	if (has_name(t.expr)) {
+		emsg = "a name tpgen cannot resolve";
+		goto bad;
+	}
+	pf_node_fields(t.expr, last_field, &field);
+	t.field = field ? xstrdup(field) : NULL;
+	t.direct = pf_node_plain_field(t.expr) != NULL;
+	if (!pf_tok_is(toks, i, ',')) {
+		epos = toks->t[i].pos;
+		emsg = "expected ','";
+		goto bad;
+	}
+	i++;
+	if (t.kind == PF_FLAGS) {
+		if (toks->t[i].kind != PF_TOK_STR || !(t.sep = pf_tok_string(toks, i, &i)) ||
+		    !pf_tok_is(toks, i, ',')) {
+			epos = toks->t[i].pos;
+			emsg = "expected the separator string and ','";
+			goto bad;
+		}
+		i++;
+	}
+	for (;;) {
+		struct pf_node *v = NULL;
+		struct pf_val val;
+		unsigned int vstart, vend;
+		bool from_btf;
+		char *s;
+
+		epos = toks->t[i].pos;
+		if (!pf_tok_is(toks, i, '{')) {
+			emsg = "expected '{ value, \"name\" }'";
+			goto bad;
+		}
+		i++;
+		if (pf_tok_is(toks, i, '}')) {
+			i++;		/* "{ }": the kernel's terminator, written out */
+			ended = true;
+			goto next;
+		}
+		vstart = toks->t[i].pos;
+		if (pf_parse_expr(toks, &i, r->env, &v, &epos, &emsg))
+			goto bad;
+		vend = tok_end(toks, i - 1);
+		from_btf = has_resolved(v);
+		err = pf_eval(v, r->env, NULL, NULL, &val, &epos);
+		pf_node_free(v);
+		if (err) {
+			emsg = err == -EDOM ? "a value C leaves undefined" :
+					      "a value that is not a constant tpgen knows";
+			goto bad;
+		}
+		if (pf_tok_is(toks, i, ',') && toks->t[i + 1].kind != PF_TOK_STR && is_null(r, &i)) {
+			ended = true;	/* { 0, ((void *)0) }: the terminator */
+			goto next;
+		}
+		if (!pf_tok_is(toks, i, ',') || toks->t[i + 1].kind != PF_TOK_STR) {
+			epos = toks->t[i].pos;
+			emsg = "expected ', \"name\"'";
+			goto bad;
+		}
+		s = pf_tok_string(toks, i + 1, &i);
+		if (!s || !pf_tok_is(toks, i, '}')) {
+			free(s);
+			epos = toks->t[i].pos;
+			emsg = "expected '\"name\" }'";
+			goto bad;
+		}
+		i++;
+		if (ended) {		/* the kernel stops at its terminator */
+			free(s);
+			goto next;
+		}
+		if (t.nr_entries == cap) {
+			cap = cap ? cap * 2 : 8;
+			t.entries = xrealloc(t.entries, cap * sizeof(*t.entries));
+		}
+		t.entries[t.nr_entries].value = val.v;
+		t.entries[t.nr_entries].name = s;
+		t.entries[t.nr_entries].from_btf = from_btf;
+		t.entries[t.nr_entries].vstart = vstart;
+		t.entries[t.nr_entries].vend = vend;
+		t.nr_entries++;
+next:
+		if (pf_tok_is(toks, i, ')'))
+			break;
+		if (!pf_tok_is(toks, i, ',')) {
+			epos = toks->t[i].pos;
+			emsg = "expected ',' or ')'";
+			goto bad;
+		}
+		i++;
+	}
+	if (!t.nr_entries) {		/* __print_symbolic(x, { }): nothing to name */
+		table_clear(&t);
+		return i + 1;
+	}
+	if (!t.sep)
+		t.sep = t.kind == PF_FLAGS ? xstrdup("") : NULL;
+	t.end = toks->t[i].pos + 1;
+	t.call_start = t.start;
+	t.call_end = t.end;
+	read_zero_name(r, call, i + 1, &t);
+	r->pf->tables = xrealloc(r->pf->tables, (r->pf->nr_tables + 1) * sizeof(*r->pf->tables));
+	r->pf->tables[r->pf->nr_tables++] = t;
+	return i + 1;
+bad:
+	warn(r, epos, "%.*s: %s; %s%s%s stays numeric", (int)name->len, fn, emsg,
+	     t.field ? "'" : "", t.field ? t.field : "the value", t.field ? "'" : "");
+	r->pf->nr_skipped++;
+	table_clear(&t);
+	return next > call ? next : call + 1;
+}
+
+/* REC->f, &REC->f, (cast)REC->f or __get_dynamic_array(f) spanning tokens [i, end): f's token. */
+static int arg_field(const struct pf_toks *toks, int i, int end)
+{
+	while (i < end && (pf_tok_is(toks, i, '&') || pf_tok_is(toks, i, '('))) {
+		int j = i + 1;
+
+		if (pf_tok_is(toks, i, '&')) {
+			i++;
+			continue;
+		}
+		while (j < end && (toks->t[j].kind == PF_TOK_IDENT || pf_tok_is(toks, j, '*')))
+			j++;
+		if (!pf_tok_is(toks, j, ')'))
+			return -1;
+		i = j + 1;	/* a cast */
+	}
+	if (pf_tok_ident(toks, i, "REC") && pf_tok_is(toks, i + 1, PF_ARROW) &&
+	    toks->t[i + 2].kind == PF_TOK_IDENT && i + 3 == end)
+		return i + 2;
+	if ((pf_tok_ident(toks, i, "__get_dynamic_array") || pf_tok_ident(toks, i, "__get_rel_dynamic_array")) &&
+	    pf_tok_is(toks, i + 1, '(') && toks->t[i + 2].kind == PF_TOK_IDENT &&
+	    pf_tok_is(toks, i + 3, ')') && i + 4 == end)
+		return i + 2;
+	return -1;
+}
+
+static void add_addr(struct reader *r, enum pf_addr_kind kind, int ftok, const char *conv,
+		     const char *flags, int first, int last)
+{
+	struct printfmt *pf = r->pf;
+	struct pf_addr *a;
+
+	pf->addrs = xrealloc(pf->addrs, (pf->nr_addrs + 1) * sizeof(*pf->addrs));
+	a = &pf->addrs[pf->nr_addrs++];
+	a->kind = kind;
+	a->field = xstrndup(r->toks->text + r->toks->t[ftok].pos, r->toks->t[ftok].len);
+	a->flags = xstrdup(flags);
+	a->conv = conv ? xstrdup(conv) : NULL;
+	a->start = r->toks->t[first].pos;
+	a->end = tok_end(r->toks, last);
+}
+
+/*
+ * The format string's conversions, matched to the arguments (token ranges
+ * args[k]..args[k+1]-1, without the commas): %pI4 & co. of plain fields.
+ */
+static void read_conversions(struct reader *r, const char *fmt, const int *args, int nr_args)
+{
+	const struct pf_toks *toks = r->toks;
+	const char *p = fmt;
+	int k = 0;
+
+	while ((p = strchr(p, '%'))) {
+		enum pf_addr_kind kind;
+		char flags[8] = "", conv[16];
+		const char *cstart;
+		int n = 0, f;
+
+		p++;
+		if (*p == '%') {
+			p++;
+			continue;
+		}
+		p += strspn(p, "-+ #0'");
+		if (*p == '*') {
+			k++;
+			p++;
+		} else {
+			p += strspn(p, "0123456789");
+		}
+		if (*p == '.') {
+			p++;
+			if (*p == '*') {
+				k++;
+				p++;
+			} else {
+				p += strspn(p, "0123456789");
+			}
+		}
+		p += strspn(p, "hlLqjzZt");
+		if (!*p)
+			break;
+		cstart = p;
+		if (*p++ != 'p' || k >= nr_args) {
+			k++;
+			continue;
+		}
+		if (*p == 'i')
+			flags[n++] = 'i';	/* %pi4: zero-padded; %pi6: no colons */
+		if ((*p == 'I' || *p == 'i') && p[1] == '4') {
+			kind = PF_ADDR_IPV4;
+			for (p += 2; n < 7 && *p && strchr("hnbl", *p); p++)
+				flags[n++] = *p;
+		} else if ((*p == 'I' || *p == 'i') && p[1] == '6') {
+			kind = p[2] == 'c' ? PF_ADDR_IPV6C : PF_ADDR_IPV6;
+			p += kind == PF_ADDR_IPV6C ? 3 : 2;
+		} else if ((*p == 'I' || *p == 'i') && p[1] == 'S') {
+			kind = PF_ADDR_SOCKADDR;
+			for (p += 2; n < 7 && *p && strchr("pcfsnhlb", *p); p++)
+				flags[n++] = *p;
+		} else if (*p == 'M' || *p == 'm') {
+			kind = PF_ADDR_MAC;
+			n = 0;		/* %pm: no colons; kept as it is written in conv */
+			for (p++; n < 7 && (*p == 'R' || *p == 'F'); p++)
+				flags[n++] = *p;
+		} else {
+			k++;
+			continue;
+		}
+		flags[n] = '\0';
+		snprintf(conv, sizeof(conv), "%.*s", (int)(p - cstart), cstart);
+		f = arg_field(toks, args[k], args[k + 1] - 1);
+		if (f >= 0)
+			add_addr(r, kind, f, conv, flags, args[k], args[k + 1] - 2);
+		k++;
+	}
+}
+
+int printfmt_parse(const char *path, int line, const char *text, const struct pf_env *env,
+		   struct printfmt *pf)
+{
+	struct reader r = { .path = path, .line = line, .env = env, .pf = pf };
+	struct pf_toks toks;
+	unsigned int bad;
+	int *args = NULL, nr_args = 0, i, depth = 0;
+	char *fmt;
+
+	memset(pf, 0, sizeof(*pf));
+	if (!strncmp(text, "print fmt:", 10)) {
+		r.base = 10;
+		text += 10;
+	}
+	if (pf_tokenize(text, &toks, &bad)) {
+		if (strstr(text, "__print_") || strchr(text, '%')) {
+			diag_warning(path, line ? line + line_of(text, bad) : 0,
+				     line ? col_of(text, r.base, bad) : 0,
+				     "cannot read this print fmt; its fields stay numeric");
+			pf->nr_skipped++;
+		}
+		return 0;
+	}
+	r.toks = &toks;
+	fmt = toks.t[0].kind == PF_TOK_STR ? pf_tok_string(&toks, 0, &i) : NULL;
+	if (!fmt) {
+		diag_warning(path, line, line ? (int)(r.base + toks.t[0].pos + 1) : 0,
+			     "print fmt does not start with a format string; its fields stay numeric");
+		pf->nr_skipped++;
+		pf_toks_free(&toks);
+		return 0;
+	}
+	/* arguments: token ranges between commas at depth 0; args[nr] is one past the last ',' */
+	if (pf_tok_is(&toks, i, ',')) {
+		int start = ++i;
+
+		for (; toks.t[i].kind != PF_TOK_END; i++) {
+			if (pf_tok_is(&toks, i, '(') || pf_tok_is(&toks, i, '{') || pf_tok_is(&toks, i, '['))
+				depth++;
+			else if (pf_tok_is(&toks, i, ')') || pf_tok_is(&toks, i, '}') || pf_tok_is(&toks, i, ']'))
+				depth--;
+			else if (!depth && pf_tok_is(&toks, i, ',')) {
+				args = xrealloc(args, (nr_args + 2) * sizeof(*args));
+				args[nr_args++] = start;
+				start = i + 1;
+			}
+		}
+		args = xrealloc(args, (nr_args + 2) * sizeof(*args));
+		args[nr_args++] = start;
+		args[nr_args] = i + 1;	/* as if a ',' followed the last argument */
+	}
+	read_conversions(&r, fmt, args, nr_args);
+	free(fmt);
+	free(args);
+
+	for (i = 1; toks.t[i].kind != PF_TOK_END; i++) {
+		const struct pf_tok *t = &toks.t[i];
+		static const char *const calls[] = {
+			"__print_symbolic", "__print_symbolic_u64", "__print_flags", "__print_flags_u64",
+		};
+		size_t c;
+
+		if (t->kind != PF_TOK_IDENT || !pf_tok_is(&toks, i + 1, '('))
+			continue;
+		if (pf_tok_ident(&toks, i, "__print_hex") || pf_tok_ident(&toks, i, "__print_hex_str")) {
+			int end = i + 2, d = 0;
+
+			for (; toks.t[end].kind != PF_TOK_END; end++) {
+				if (pf_tok_is(&toks, end, '('))
+					d++;
+				else if (pf_tok_is(&toks, end, ')'))
+					d--;
+				if (d < 0 || (!d && pf_tok_is(&toks, end, ',')))
+					break;
+			}
+			d = arg_field(&toks, i + 2, end);
+			if (d >= 0 && skip_parens(&toks, i + 1) > 0)
+				add_addr(&r, PF_ADDR_HEX, d, NULL,
+					 pf_tok_ident(&toks, i, "__print_hex_str") ? "N" : "", i,
+					 skip_parens(&toks, i + 1) - 1);
+			continue;
+		}
+		for (c = 0; c < ARRAY_SIZE(calls); c++)
+			if (pf_tok_ident(&toks, i, calls[c]))
+				break;
+		if (c < ARRAY_SIZE(calls))
+			i = read_table(&r, i) - 1;
+	}
+	pf_toks_free(&toks);
+	return 0;
+}
+
+void printfmt_free(struct printfmt *pf)
+{
+	int i;
+
+	for (i = 0; i < pf->nr_tables; i++)
+		table_clear(&pf->tables[i]);
+	free(pf->tables);
+	for (i = 0; i < pf->nr_addrs; i++) {
+		free(pf->addrs[i].field);
+		free(pf->addrs[i].flags);
+		free(pf->addrs[i].conv);
+	}
+	free(pf->addrs);
+	memset(pf, 0, sizeof(*pf));
+}
+
+const struct pf_table *printfmt_table(const struct printfmt *pf, const char *field)
+{
+	int i;
+
+	for (i = 0; i < pf->nr_tables; i++)
+		if (pf->tables[i].field && !strcmp(pf->tables[i].field, field))
+			return &pf->tables[i];
+	return NULL;
+}
+
+const struct pf_addr *printfmt_addr(const struct printfmt *pf, const char *field)
+{
+	int i;
+
+	for (i = 0; i < pf->nr_addrs; i++)
+		if (!strcmp(pf->addrs[i].field, field))
+			return &pf->addrs[i];
+	return NULL;
+}
+
+int pf_table_value(const struct pf_table *t, pf_field_fn field, void *ctx,
+		   unsigned long long *value)
+{
+	struct pf_val v;
+	int err;
+
+	err = pf_eval(t->expr, NULL, field, ctx, &v, NULL);
+	if (!err)
+		*value = v.v;
+	return err;
+}

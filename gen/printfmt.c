@@ -320,6 +320,24 @@ next:
 	r->pf->tables[r->pf->nr_tables++] = t;
 	return i + 1;
 bad:
+	if (!t.field) {
+		/* the last REC->field of the first argument, read as tokens */
+		int j, d = 0;
+
+		for (j = call + 2; toks->t[j].kind != PF_TOK_END; j++) {
+			if (pf_tok_is(toks, j, '(') || pf_tok_is(toks, j, '{'))
+				d++;
+			else if (pf_tok_is(toks, j, ')') || pf_tok_is(toks, j, '}'))
+				d--;
+			if (d < 0 || (!d && pf_tok_is(toks, j, ',')))
+				break;
+			if (pf_tok_ident(toks, j, "REC") && pf_tok_is(toks, j + 1, PF_ARROW) &&
+			    toks->t[j + 2].kind == PF_TOK_IDENT) {
+				free(t.field);
+				t.field = xstrndup(toks->text + toks->t[j + 2].pos, toks->t[j + 2].len);
+			}
+		}
+	}
 	warn(r, epos, "%.*s: %s; %s%s%s stays numeric", (int)name->len, fn, emsg,
 	     t.field ? "'" : "", t.field ? t.field : "the value", t.field ? "'" : "");
 	r->pf->nr_skipped++;

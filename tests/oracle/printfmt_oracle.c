@@ -52,8 +52,8 @@
 #include "tpgen_names.h"
 #include "util.h"
 
-static int events, tables, from_btf, values, whole, unlike_c, judged_values, bit63, addrs, mismatches,
-	   skip_undefined, skip_tep, skip_hex, terminators, partial, bit63, exprs;
+static int events, tables, from_btf, values, whole, unlike_c, judged_values, bit63, addr_found, addr_convs, addrs, mismatches,
+	   skip_undefined, skip_tep, skip_hex, terminators, partial, bit63, addr_found, addr_convs, exprs;
 static FILE *judge_c, *judge_in;
 
 #define MAX_REPORT 200
@@ -206,13 +206,20 @@ static void note_field(void *ctx, const char *name)
 		fc->f[fc->nr++] = f;
 }
 
-/* A synthetic event: the same fields, print fmt "<fmt>", <arg>. */
+/*
+ * A synthetic event: the same fields, print fmt "<fmt>", <arg>. The _u64
+ * forms become the plain ones, the same with a 64-bit long: libtraceevent
+ * 1.7 does not know them.
+ */
 static struct tep_handle *synthetic(const char *sys, const char *fields, const char *fmt,
 				    const char *arg, size_t arg_len, struct tep_event **tev)
 {
 	struct tep_handle *tep = tep_alloc();
 	char *text = xasprintf("name: tpgen_oracle\nID: 4242\nformat:\n%sprint fmt: \"%s\", %.*s\n",
-			       fields, fmt, (int)arg_len, arg);
+			       fields, fmt, (int)arg_len, arg), *u;
+
+	while ((u = strstr(text, "_u64(")))
+		memmove(u, u + 4, strlen(u + 4) + 1);
 
 	tep_set_long_size(tep, 8);
 	tep_set_file_bigendian(tep, TEP_LITTLE_ENDIAN);
@@ -820,8 +827,19 @@ static void one(struct tep_handle *tep, struct tp_events *evs, const struct pf_e
 			compare_table(path, &pf.tables[i], ta);
 		check_table(path, sys, ev, fields, fmt + 10, &pf.tables[i], ta);
 	}
-	for (i = 0; i < pf.nr_addrs; i++)
+	for (i = 0; i < pf.nr_addrs; i++) {
 		check_addr(path, sys, ev, fields, fmt + 10, &pf.addrs[i]);
+		addr_found += pf.addrs[i].kind != PF_ADDR_HEX;
+	}
+	/* every address conversion of the format string (up to its closing quote) was found */
+	{
+		const char *p = strchr(fmt, '"'), *e = p ? strstr(p + 1, "\", ") : NULL;
+		int n = 0;
+
+		for (; p && e && (p = strstr(p, "%p")) && p < e; p += 2)
+			n += ((p[2] == 'I' || p[2] == 'i') && strchr("46S", p[3])) || p[2] == 'M' || p[2] == 'm';
+		addr_convs += n;
+	}
 	printfmt_free(&pf);
 out:
 	free(fields);
@@ -957,10 +975,10 @@ int main(int argc, char **argv)
 	printf("printfmt oracle: %d events (%d partly read by libtraceevent), %d tables (%d entries from "
 	       "BTF, %d terminators), %d values compared alone, %d within the whole call (%d where "
 	       "libtraceevent evaluates unlike C), %d checked by the C compiler, %d flags with bit 63 "
-	       "checked against the kernel's algorithm, %d addresses compared, "
+	       "checked against the kernel's algorithm, %d of %d address conversions found, %d addresses compared, "
 	       "%d mismatches; left out: %d undefined in C, %d not parsed by libtraceevent, %d hex or "
 	       "variant conversions\n",
-	       events, partial, tables, from_btf, terminators, values, whole, unlike_c, judged_values, bit63, addrs,
+	       events, partial, tables, from_btf, terminators, values, whole, unlike_c, judged_values, bit63, addr_found, addr_convs, addrs,
 	       mismatches, skip_undefined, skip_tep, skip_hex);
 	return mismatches ? 1 : 0;
 }

@@ -21,29 +21,35 @@ struct reader {
 	const char *path;
 	int line;
 	unsigned int base;	/* column of the text's first byte, minus one */
-	const struct pf_toks *toks;
+	struct pf_toks *toks;
+	int *match;		/* bracket partners, see match_brackets() */
+	int warnings;
+	unsigned int loc_pos, loc_line, loc_bol;	/* see locate() */
 	const struct pf_env *env;
 	struct printfmt *pf;
 };
 
-/* A print fmt's strings may hold newlines: lines after the first, and columns in them. */
-static int line_of(const char *text, unsigned int pos)
+#define MAX_WARNINGS	16	/* per print fmt; then one line says how many more */
+
+/*
+ * Line and column of 'pos' (a print fmt's strings may hold newlines), from
+ * where the last call left off: warnings come in order, so all of them
+ * cost one pass over the text.
+ */
+static void locate(struct reader *r, unsigned int pos, int *line, int *col)
 {
-	int n = 0;
-	unsigned int i;
+	const char *text = r->toks->text;
 
-	for (i = 0; i < pos && text[i]; i++)
-		n += text[i] == '\n';
-	return n;
-}
-
-static int col_of(const char *text, unsigned int base, unsigned int pos)
-{
-	unsigned int i = pos;
-
-	while (i > 0 && text[i - 1] != '\n')
-		i--;
-	return (int)(pos - i + (i ? 0 : base) + 1);
+	if (pos < r->loc_pos)
+		r->loc_pos = r->loc_line = r->loc_bol = 0;
+	for (; r->loc_pos < pos && text[r->loc_pos]; r->loc_pos++) {
+		if (text[r->loc_pos] == '\n') {
+			r->loc_line++;
+			r->loc_bol = r->loc_pos + 1;
+		}
+	}
+	*line = r->line + r->loc_line;
+	*col = (int)(pos - r->loc_bol + (r->loc_bol ? 0 : r->base) + 1);
 }
 
 static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
@@ -53,8 +59,10 @@ static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
-	int n;
+	int n, line = 0, col = 0;
 
+	if (++r->warnings > MAX_WARNINGS || diag_quiet_warnings || diag_silent)
+		return;
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
@@ -62,24 +70,64 @@ static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, n + 1, fmt, ap);
 	va_end(ap);
-	diag_warning(r->path, r->line ? r->line + line_of(r->toks->text, pos) : 0,
-		     r->line ? col_of(r->toks->text, r->base, pos) : 0, "%s", msg);
+	if (r->line)
+		locate(r, pos, &line, &col);
+	diag_warning(r->path, line, col, "%s", msg);
 	free(msg);
 }
 
-/* The token after the ')' matching the '(' at i, or -1. */
-static int skip_parens(const struct pf_toks *toks, int i)
+static bool opener(const struct pf_toks *toks, int i)
 {
-	int depth = 0;
+	return pf_tok_is(toks, i, '(') || pf_tok_is(toks, i, '{') || pf_tok_is(toks, i, '[');
+}
 
-	for (; i < toks->nr && toks->t[i].kind != PF_TOK_END; i++) {
-		if (pf_tok_is(toks, i, '(') || pf_tok_is(toks, i, '{') || pf_tok_is(toks, i, '['))
-			depth++;
-		else if (pf_tok_is(toks, i, ')') || pf_tok_is(toks, i, '}') || pf_tok_is(toks, i, ']'))
-			if (--depth == 0)
-				return i + 1;
+static bool closer(const struct pf_toks *toks, int i)
+{
+	return pf_tok_is(toks, i, ')') || pf_tok_is(toks, i, '}') || pf_tok_is(toks, i, ']');
+}
+
+/*
+ * For each bracket its partner's index (-1: none), found once so that every
+ * later walk is linear: a line of a million brackets must not take hours.
+ */
+static int *match_brackets(const struct pf_toks *toks)
+{
+	int *match = xmalloc(toks->nr * sizeof(*match)), *stack = xmalloc(toks->nr * sizeof(*stack));
+	int i, sp = 0;
+
+	for (i = 0; i < toks->nr; i++) {
+		match[i] = -1;
+		if (opener(toks, i)) {
+			stack[sp++] = i;
+		} else if (closer(toks, i) && sp) {
+			match[i] = stack[--sp];
+			match[match[i]] = i;
+		}
 	}
-	return -1;
+	free(stack);
+	return match;
+}
+
+/* The token after the bracket matching the one at i, or -1. */
+static int skip_parens(const struct reader *r, int i)
+{
+	return r->match[i] >= 0 ? r->match[i] + 1 : -1;
+}
+
+/* From i, the first ',' outside brackets, or the closing bracket around i, or the end. */
+static int arg_end(const struct reader *r, int i)
+{
+	const struct pf_toks *toks = r->toks;
+
+	while (toks->t[i].kind != PF_TOK_END && !pf_tok_is(toks, i, ',') && !closer(toks, i)) {
+		if (opener(toks, i)) {
+			if (r->match[i] < 0)
+				return i;	/* never closed: stop there */
+			i = r->match[i];
+		}
+		i++;
+	}
+	return i;
 }
 
 static void table_clear(struct pf_table *t)
@@ -125,38 +173,38 @@ static unsigned int tok_end(const struct pf_toks *toks, int i)
  */
 static void read_zero_name(struct reader *r, int call, int end, struct pf_table *t)
 {
-	const struct pf_toks *toks = r->toks;
+	struct pf_toks *toks = r->toks;
 	struct pf_node *cond = NULL;
-	struct pf_toks sub;
+	struct pf_tok question;
 	unsigned int epos;
 	const char *emsg;
-	int i, start, depth = 0, next;
+	int i, start, next;
 	bool same;
 	char *s;
 
 	if (call < 2 || !pf_tok_is(toks, call - 1, '?') || !pf_tok_is(toks, end, ':') ||
 	    toks->t[end + 1].kind != PF_TOK_STR)
 		return;
+	/* back to the ',', '?', ':' or open bracket before the condition, over bracketed groups */
 	for (i = call - 2; i >= 0; i--) {
-		if (pf_tok_is(toks, i, ')') || pf_tok_is(toks, i, ']'))
-			depth++;
-		else if (pf_tok_is(toks, i, '(') || pf_tok_is(toks, i, '['))
-			depth--;
-		if (depth < 0 || (!depth && (pf_tok_is(toks, i, ',') || pf_tok_is(toks, i, '?') ||
-					    pf_tok_is(toks, i, ':'))))
+		if (closer(toks, i)) {
+			if (r->match[i] < 0)
+				return;
+			i = r->match[i];
+		} else if (opener(toks, i) || pf_tok_is(toks, i, ',') || pf_tok_is(toks, i, '?') ||
+			   pf_tok_is(toks, i, ':')) {
 			break;
+		}
 	}
 	start = i + 1;
-	/* the condition alone: the tokens before the '?', then the end */
-	sub = (struct pf_toks){ .text = toks->text, .nr = call };
-	sub.t = xmalloc(call * sizeof(*sub.t));
-	memcpy(sub.t, toks->t, (call - 1) * sizeof(*sub.t));
-	sub.t[call - 1] = (struct pf_tok){ .kind = PF_TOK_END, .pos = toks->t[call - 1].pos };
+	/* the condition alone: the '?' becomes the end for a moment */
+	question = toks->t[call - 1];
+	toks->t[call - 1] = (struct pf_tok){ .kind = PF_TOK_END, .pos = question.pos };
 	i = start;
-	same = !pf_parse_expr(&sub, &i, r->env, &cond, &epos, &emsg) && i == call - 1 &&
+	same = !pf_parse_expr(toks, &i, r->env, &cond, &epos, &emsg) && i == call - 1 &&
 	       pf_node_equal(cond, t->expr);
+	toks->t[call - 1] = question;
 	pf_node_free(cond);
-	free(sub.t);
 	if (!same)
 		return;
 	s = pf_tok_string(toks, end + 1, &next);
@@ -208,7 +256,7 @@ static int read_table(struct reader *r, int call)
 
 	t.kind = !strncmp(fn, "__print_flags", 13) ? PF_FLAGS : PF_SYMBOLIC;
 	t.u64 = name->len > 4 && !strncmp(fn + name->len - 4, "_u64", 4);
-	next = skip_parens(toks, call + 1);
+	next = skip_parens(r, call + 1);
 	t.arg_start = toks->t[i].pos;
 	if (pf_parse_expr(toks, &i, r->env, &t.expr, &epos, &emsg))
 		goto bad;
@@ -322,15 +370,9 @@ next:
 bad:
 	if (!t.field) {
 		/* the last REC->field of the first argument, read as tokens */
-		int j, d = 0;
+		int j, e = arg_end(r, call + 2);
 
-		for (j = call + 2; toks->t[j].kind != PF_TOK_END; j++) {
-			if (pf_tok_is(toks, j, '(') || pf_tok_is(toks, j, '{'))
-				d++;
-			else if (pf_tok_is(toks, j, ')') || pf_tok_is(toks, j, '}'))
-				d--;
-			if (d < 0 || (!d && pf_tok_is(toks, j, ',')))
-				break;
+		for (j = call + 2; j < e; j++) {
 			if (pf_tok_ident(toks, j, "REC") && pf_tok_is(toks, j + 1, PF_ARROW) &&
 			    toks->t[j + 2].kind == PF_TOK_IDENT) {
 				free(t.field);
@@ -479,19 +521,20 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 	}
 	if (pf_tokenize(text, &toks, &bad)) {
 		if (strstr(text, "__print_") || strchr(text, '%')) {
-			diag_warning(path, line ? line + line_of(text, bad) : 0,
-				     line ? col_of(text, r.base, bad) : 0,
-				     "cannot read this print fmt; its fields stay numeric");
+			toks.text = text;
+			r.toks = &toks;
+			warn(&r, bad, "cannot read this print fmt; its fields stay numeric");
 			pf->nr_skipped++;
 		}
 		return 0;
 	}
 	r.toks = &toks;
+	r.match = match_brackets(&toks);
 	fmt = toks.t[0].kind == PF_TOK_STR ? pf_tok_string(&toks, 0, &i) : NULL;
 	if (!fmt) {
-		diag_warning(path, line, line ? (int)(r.base + toks.t[0].pos + 1) : 0,
-			     "print fmt does not start with a format string; its fields stay numeric");
+		warn(&r, toks.t[0].pos, "print fmt does not start with a format string; its fields stay numeric");
 		pf->nr_skipped++;
+		free(r.match);
 		pf_toks_free(&toks);
 		return 0;
 	}
@@ -528,21 +571,12 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 		if (t->kind != PF_TOK_IDENT || !pf_tok_is(&toks, i + 1, '('))
 			continue;
 		if (pf_tok_ident(&toks, i, "__print_hex") || pf_tok_ident(&toks, i, "__print_hex_str")) {
-			int end = i + 2, d = 0;
+			int d = arg_field(&toks, i + 2, arg_end(&r, i + 2));
 
-			for (; toks.t[end].kind != PF_TOK_END; end++) {
-				if (pf_tok_is(&toks, end, '('))
-					d++;
-				else if (pf_tok_is(&toks, end, ')'))
-					d--;
-				if (d < 0 || (!d && pf_tok_is(&toks, end, ',')))
-					break;
-			}
-			d = arg_field(&toks, i + 2, end);
-			if (d >= 0 && skip_parens(&toks, i + 1) > 0)
+			if (d >= 0 && skip_parens(&r, i + 1) > 0)
 				add_addr(&r, PF_ADDR_HEX, d, NULL,
 					 pf_tok_ident(&toks, i, "__print_hex_str") ? "N" : "", i,
-					 skip_parens(&toks, i + 1) - 1);
+					 skip_parens(&r, i + 1) - 1);
 			continue;
 		}
 		for (c = 0; c < ARRAY_SIZE(calls); c++)
@@ -551,6 +585,9 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 		if (c < ARRAY_SIZE(calls))
 			i = read_table(&r, i) - 1;
 	}
+	if (r.warnings > MAX_WARNINGS && !diag_quiet_warnings)
+		diag_warning(path, line, 0, "%d more __print_* calls left numeric", r.warnings - MAX_WARNINGS);
+	free(r.match);
 	pf_toks_free(&toks);
 	return 0;
 }

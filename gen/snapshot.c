@@ -5,6 +5,7 @@
  *   DIR/events/<sys>/<event>/{format,id}   (read, not tar'ed: tracefs sizes are 0)
  *   DIR/vmlinux                            (raw BTF)
  *   DIR/release                            (uname -r)
+ *   DIR/syscalls                           (syscall names and numbers, gen/sysnames.h)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "sysnames.h"
 
 static int copy_file(const char *from, const char *to)
 {
@@ -111,6 +113,9 @@ int cmd_snapshot(int argc, char **argv)
 	err = write_file_atomic(p, q, strlen(q), NULL);
 	free(p);
 	free(q);
+	/* the running kernel's syscall names (DIR/syscalls), when it can tell them */
+	if (!err && !in.tracefs && !inputs_load_btf(&in, false))
+		err = sysnames_snapshot(dir, &in.evs, in.btf);
 	if (!err)
 		fprintf(stderr, "tpgen: snapshot of %d events, BTF and release in %s\n", in.evs.nr, dir);
 out:

@@ -282,7 +282,7 @@ static int parse_number(const char *s, unsigned int len, const struct pf_env *en
 
 		if (!l) {
 			c[n++] = t_int;
-			if (!dec)
+			if (!dec || u)
 				c[n++] = t_uint;
 		}
 		if (l <= 1) {

@@ -599,16 +599,23 @@ int sysnames_load(const char *path, struct sysnames *sn)
 	return err;
 }
 
+void sysnames_text(struct strbuf *sb, const struct sysnames *sn)
+{
+	int i;
+
+	sb_printf(sb, "# tpgen syscalls: %s, from %s\n", sn->arch ? sn->arch : "unknown",
+		  sn->source ? sn->source : "unknown");
+	for (i = 0; i < sn->nr; i++)
+		sb_printf(sb, "%d %s\n", sn->tab[i].nr, sn->tab[i].name);
+}
+
 int sysnames_save(const char *path, const struct sysnames *sn)
 {
 	struct strbuf sb;
-	int i, err;
+	int err;
 
 	sb_init(&sb);
-	sb_printf(&sb, "# tpgen syscalls: %s, from %s\n", sn->arch ? sn->arch : "unknown",
-		  sn->source ? sn->source : "unknown");
-	for (i = 0; i < sn->nr; i++)
-		sb_printf(&sb, "%d %s\n", sn->tab[i].nr, sn->tab[i].name);
+	sysnames_text(&sb, sn);
 	err = write_file_atomic(path, sb.buf, sb.len, NULL);
 	if (err)
 		diag_error(path, 0, 0, "cannot write: %s", strerror(-err));

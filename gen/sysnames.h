@@ -57,6 +57,8 @@ int sysnames_load(const char *path, struct sysnames *sn);
  *   1 write
  */
 int sysnames_save(const char *path, const struct sysnames *sn);
+/* The same text into 'sb'. */
+void sysnames_text(struct strbuf *sb, const struct sysnames *sn);
 /* 'tpgen snapshot DIR': DIR/syscalls from the running kernel; warns (and returns 0) when it cannot. */
 int sysnames_snapshot(const char *dir, const struct tp_events *evs, const struct btf *btf);
 

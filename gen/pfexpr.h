@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * C expressions as the kernel writes them in a format file's "print fmt:"
- * (macros already expanded): a tokenizer, a parser into a small tree, an
- * evaluator with C's integer types (int, long, unsigned, casts, the usual
- * arithmetic conversions) and a printer that writes the tree back as C with
- * every name resolved, for a loader to compile.
+ * (macros already expanded): a tokenizer (pftokens.c), a parser into a
+ * small tree (pfexpr.c), an evaluator with C's integer types (int, long,
+ * unsigned, casts, the usual arithmetic conversions) and a printer that
+ * writes the tree back as C with every name resolved, for a loader to
+ * compile (pfeval.c).
  *
  * Names that are not REC->field are enum constants the kernel left
  * unexpanded (TCP_ESTABLISHED) and typedefs in casts (gfp_t); a caller
@@ -53,6 +54,9 @@ bool pf_tok_is(const struct pf_toks *toks, int i, int punct);
 bool pf_tok_ident(const struct pf_toks *toks, int i, const char *name);
 /* A string literal's (or adjacent literals') value, escapes decoded; NULL if malformed. */
 char *pf_tok_string(const struct pf_toks *toks, int i, int *next);
+char *pf_tok_strdup(const struct pf_toks *toks, int i);
+/* One escape after a backslash at *p (n, x41, 101, ...); advances *p. Returns the byte, or -1. */
+int pf_unescape(const char **p);
 
 /* An integer type: width in bits (1 for _Bool) and signedness. */
 struct pf_type {
@@ -115,6 +119,8 @@ int pf_eval(const struct pf_node *n, const struct pf_env *env, pf_field_fn field
 
 /* The value of a field of 'size' bytes read as 'raw', as C promotes it. */
 struct pf_val pf_field_val(unsigned long long raw, unsigned int size, bool is_signed);
+/* 'v' converted to type 't' as C converts. */
+struct pf_val pf_val_make(unsigned long long v, struct pf_type t);
 
 /* Calls 'fn' for each distinct REC->field in the tree, in order. */
 void pf_node_fields(const struct pf_node *n, void (*fn)(void *ctx, const char *name), void *ctx);

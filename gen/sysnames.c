@@ -11,16 +11,14 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <linux/bpf.h>
 #include <linux/perf_event.h>
-#include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+#include "kread.h"
 #include "model.h"
 #include "pfexpr.h"
 #include "sysnames.h"
 
-#define READ_MAX	256	/* bytes one run of the reader copies */
 #define NAME_MAX_LEN	64
 
 static int by_nr(const void *a, const void *b)
@@ -79,118 +77,6 @@ static bool valid_name(const char *s)
 		if (!(islower((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '_'))
 			return false;
 	return n > 0 && n <= NAME_MAX_LEN;
-}
-
-/* the kernel's metadata, read through BPF */
-
-struct kreader {
-	int map_fd;
-	int prog_fd;
-};
-
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), .off = (o), .imm = (i) })
-
-/*
- * A raw_tp program run with BPF_PROG_TEST_RUN, in our own task: ctx is
- * { src, len, mode }; mode 0 copies len (<= READ_MAX) bytes of kernel
- * memory at src into the map value after its first 8 bytes, which get the
- * helper's return value; mode 1 copies a string; mode 2 puts the address
- * of our task_struct (bpf_get_current_task()) in the first 8 bytes.
- */
-static int kreader_open(struct kreader *kr)
-{
-	struct bpf_insn prog[] = {
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0),
-		INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -4, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -4),
-		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_FD, 0, 0),	/* map fd, below */
-		INSN(0, 0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_0, 0, 16, 0),		/* -> 24 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_7, BPF_REG_0, 0, 0),
-		INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_8, BPF_REG_6, 16, 0),	/* mode */
-		INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_8, 0, 3, 2),		/* -> 14 */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_task),
-		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0, 0, 0),
-		INSN(BPF_JMP | BPF_JA, 0, 0, 10, 0),					/* -> 24 */
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_7, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_1, 0, 0, 8),
-		INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_2, BPF_REG_6, 8, 0),
-		INSN(BPF_JMP | BPF_JGT | BPF_K, BPF_REG_2, 0, 6, READ_MAX),		/* -> 24 */
-		INSN(BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_3, BPF_REG_6, 0, 0),
-		INSN(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_8, 0, 2, 0),			/* -> 22 */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel),
-		INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0),					/* -> 23 */
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_probe_read_kernel_str),
-		INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_7, BPF_REG_0, 0, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
-	int err;
-
-	kr->prog_fd = -1;
-	kr->map_fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "tpgen_kread", 4, 8 + READ_MAX, 1, NULL);
-	if (kr->map_fd < 0)
-		return -errno;
-	prog[4].imm = kr->map_fd;
-	kr->prog_fd = bpf_prog_load(BPF_PROG_TYPE_RAW_TRACEPOINT, "tpgen_kread", "GPL", prog,
-				    ARRAY_SIZE(prog), NULL);
-	if (kr->prog_fd < 0) {
-		err = -errno;
-		close(kr->map_fd);
-		return err;
-	}
-	return 0;
-}
-
-static void kreader_close(struct kreader *kr)
-{
-	close(kr->prog_fd);
-	close(kr->map_fd);
-}
-
-/* Our task_struct's address. */
-static int kcurrent(struct kreader *kr, unsigned long long *task)
-{
-	unsigned long long args[3] = { 0, 0, 2 };
-	unsigned char value[8 + READ_MAX];
-	__u32 key = 0;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-
-	memset(value, 0, sizeof(value));
-	if (bpf_map_update_elem(kr->map_fd, &key, value, BPF_ANY) ||
-	    bpf_prog_test_run_opts(kr->prog_fd, &opts) ||
-	    bpf_map_lookup_elem(kr->map_fd, &key, value))
-		return -errno;
-	memcpy(task, value, sizeof(*task));
-	return *task ? 0 : -ENOENT;
-}
-
-/* Copy 'len' bytes (a string of at most 'len' with 'str') at kernel address 'src'. */
-static int kread(struct kreader *kr, unsigned long long src, void *dst, unsigned int len, bool str)
-{
-	unsigned long long args[3] = { src, len, str };
-	unsigned char value[8 + READ_MAX];
-	long long ret;
-	__u32 key = 0;
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .ctx_in = args, .ctx_size_in = sizeof(args));
-
-	if (len > READ_MAX)
-		return -E2BIG;
-	memset(value, 0, sizeof(value));
-	if (bpf_map_update_elem(kr->map_fd, &key, value, BPF_ANY) ||
-	    bpf_prog_test_run_opts(kr->prog_fd, &opts) ||
-	    bpf_map_lookup_elem(kr->map_fd, &key, value))
-		return -errno;
-	memcpy(&ret, value, sizeof(ret));
-	if (ret < 0)
-		return (int)ret;
-	memcpy(dst, value + 8, len);
-	if (str)
-		((char *)dst)[len - 1] = '\0';
-	return 0;
 }
 
 /* The byte offset of member 'name' of struct 'type' (looking into anonymous members), or -1. */
@@ -260,14 +146,14 @@ static int kernel_layout(const struct btf *btf, struct layout *l)
 	};
 	if (l->task_files < 0 || l->files_fdt < 0 || l->fdt_max_fds < 0 || l->fdt_fd < 0 ||
 	    l->file_private < 0 || l->event_tp < 0 || l->call_list < 0 || l->call_class < 0 ||
-	    l->call_data < 0 || l->meta_name < 0 || l->meta_nr < 0 || l->meta_size > READ_MAX ||
+	    l->call_data < 0 || l->meta_name < 0 || l->meta_nr < 0 || l->meta_size > KREAD_MAX ||
 	    (unsigned int)l->meta_name + 8 > l->meta_size || (unsigned int)l->meta_nr + 4 > l->meta_size)
 		return -EINVAL;
 	return 0;
 }
 
 /* A pointer at kernel address 'addr'; 0 is an error. */
-static int kptr(struct kreader *kr, unsigned long long addr, unsigned long long *out)
+static int kptr(struct kread *kr, unsigned long long addr, unsigned long long *out)
 {
 	int err = kread(kr, addr, out, sizeof(*out), false);
 
@@ -275,13 +161,13 @@ static int kptr(struct kreader *kr, unsigned long long addr, unsigned long long 
 }
 
 /* The trace_event_call behind our perf event 'fd'. */
-static int fd_call(struct kreader *kr, const struct layout *l, int fd, unsigned long long *call)
+static int fd_call(struct kread *kr, const struct layout *l, int fd, unsigned long long *call)
 {
 	unsigned long long task = 0, files, fdt, fds, file, event;
 	unsigned int max_fds;
 	int err;
 
-	err = kcurrent(kr, &task);
+	err = kread_current(kr, &task);
 	if (!err)
 		err = kptr(kr, task + l->task_files, &files);
 	if (!err)
@@ -302,10 +188,10 @@ static int fd_call(struct kreader *kr, const struct layout *l, int fd, unsigned 
 }
 
 /* A syscall event's metadata: its name ("sys_openat") and number. */
-static int read_meta(struct kreader *kr, const struct layout *l, unsigned long long call, int *nr, char *name)
+static int read_meta(struct kread *kr, const struct layout *l, unsigned long long call, int *nr, char *name)
 {
 	unsigned long long meta, name_ptr;
-	unsigned char buf[READ_MAX];
+	unsigned char buf[KREAD_MAX];
 	int err;
 
 	err = kptr(kr, call + l->call_data, &meta);
@@ -321,7 +207,7 @@ static int read_meta(struct kreader *kr, const struct layout *l, unsigned long l
 #define MAX_EVENTS	100000	/* a bound on the walk of the kernel's list of events */
 
 /* One trace_event_call of the list: a syscall enter event of this kernel? Then its number. */
-static void visit(struct kreader *kr, const struct layout *l, const struct tp_events *evs,
+static void visit(struct kread *kr, const struct layout *l, const struct tp_events *evs,
 		  unsigned long long call, unsigned long long class, struct sysnames *sn, int *cap, int *found)
 {
 	char name[NAME_MAX_LEN + 1], event[NAME_MAX_LEN + 16];
@@ -342,7 +228,7 @@ static void visit(struct kreader *kr, const struct layout *l, const struct tp_ev
 		add(sn, cap, nr, name + 4);
 }
 
-static int walk_events(struct kreader *kr, const struct layout *l, const struct tp_events *evs, int fd,
+static int walk_events(struct kread *kr, const struct layout *l, const struct tp_events *evs, int fd,
 		       struct sysnames *sn, int *found)
 {
 	unsigned long long start = 0, class, node, next;
@@ -371,7 +257,7 @@ int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const
 {
 	const struct tp_event *first = NULL;
 	int err, i, events = 0, found = 0, fd;
-	struct kreader kr;
+	struct kread kr;
 	struct layout l;
 	struct utsname u;
 
@@ -393,7 +279,7 @@ int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const
 		pr_err("syscall names: the kernel's BTF lacks struct syscall_metadata or a member on the way to it");
 		return err;
 	}
-	err = kreader_open(&kr);
+	err = kread_open(&kr);
 	if (err) {
 		pr_err("syscall names: cannot load a BPF program that reads kernel memory: %s", strerror(-err));
 		return err;
@@ -417,7 +303,7 @@ int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const
 		if (err)
 			pr_err("syscall names: reading the kernel's syscall metadata: %s", strerror(-err));
 	}
-	kreader_close(&kr);
+	kread_close(&kr);
 	if (!err && found != events) {
 		pr_err("syscall names: metadata of %d of the %d syscalls/sys_enter_* events found", found, events);
 		err = -ENOENT;

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The print fmt reader (gen/printfmt.c, gen/pfexpr.c, names through BTF in
+# The print fmt reader (gen/printfmt.c, expressions in gen/pf*.c, names through BTF in
 # gen/pfbtf.c) and the loader's renderer (bpf/tpgen_names.c) against
 # libtraceevent, with the C compiler as the judge of arithmetic
 # (tests/oracle/printfmt_oracle.c says how): for every event of the live
@@ -15,7 +15,7 @@
 cd "$TPGEN_ROOT"
 clang -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -D_GNU_SOURCE -Igen -Ibpf $(pkg-config --cflags libtraceevent) \
-	tests/oracle/printfmt_oracle.c gen/printfmt.c gen/pfexpr.c gen/pfbtf.c gen/tracefs.c gen/fieldtype.c \
+	tests/oracle/printfmt_oracle.c gen/printfmt.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/pfbtf.c gen/tracefs.c gen/fieldtype.c \
 	gen/util.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
 	fail "building the oracle failed"
 # libtraceevent leaks a little in tep_parse_format(); everything else is checked

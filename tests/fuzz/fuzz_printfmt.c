@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libFuzzer harness: the print fmt reader (gen/printfmt.c, gen/pfexpr.c)
+ * libFuzzer harness: the print fmt reader (gen/printfmt.c, gen/pf*.c)
  * and the loader's renderer (bpf/tpgen_names.c). Any input yields tables
  * and address fields whose spans lie inside the text, whose expressions
  * evaluate (or fail cleanly) for any field values and print as C, and

@@ -2,7 +2,7 @@
 /*
  * Unit tests (cmocka) of names for numbers, built and run under ASan and
  * UBSan by tests/t_names.sh: C's integer arithmetic in print fmt
- * expressions (gen/pfexpr.c), tables from odd print fmts (gen/printfmt.c),
+ * expressions (gen/pf*.c), tables from odd print fmts (gen/printfmt.c),
  * syscall tables from unistd headers and snapshot files (gen/sysnames.c),
  * and the loader's names (bpf/tpgen_names.c): flags and symbols, errno and
  * signal names against glibc's, IPv6 text against inet_ntop().

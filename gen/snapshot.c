@@ -5,6 +5,7 @@
  *   DIR/events/<sys>/<event>/{format,id}   (read, not tar'ed: tracefs sizes are 0)
  *   DIR/vmlinux                            (raw BTF)
  *   DIR/release                            (uname -r)
+ *   DIR/syscalls                           (syscall names and numbers, gen/sysnames.h)
  * Everything is checked as it would be when read back (names, format files,
  * BTF, release), and DIR appears whole or not at all.
  */
@@ -16,6 +17,7 @@
 
 #include "cmd.h"
 #include "output.h"
+#include "sysnames.h"
 
 static void usage(FILE *f)
 {
@@ -115,6 +117,19 @@ int cmd_snapshot(int argc, char **argv)
 	sb_init(&sb);
 	sb_printf(&sb, "%s\n", inputs_release(&in));
 	outputs_add_in(&o, dir, "release", &sb);
+	if (!in.tracefs) {
+		/* the running kernel's syscall names, when it can tell them (a warning when not) */
+		struct sysnames sn = {};
+
+		if (!sysnames_read_kernel(&sn, &in.evs, in.btf)) {
+			sb_init(&sb);
+			sysnames_text(&sb, &sn);
+			outputs_add_in(&o, dir, "syscalls", &sb);
+		} else {
+			pr_warn("the snapshot has no syscall names (DIR/syscalls); see the message above");
+		}
+		sysnames_free(&sn);
+	}
 	err = outputs_commit(&o);
 	if (!err)
 		fprintf(stderr, "tpgen: snapshot of %d events, BTF and release in %s\n", in.evs.nr, dir);

@@ -603,6 +603,20 @@ static bool find_bad_byte(const char *text, size_t len, int *line, int *col, uns
 	return false;
 }
 
+int tracefs_check_text(const char *path, const char *text, size_t len)
+{
+	unsigned char byte;
+	int line, col;
+
+	if (!find_bad_byte(text, len, &line, &col, &byte))
+		return 0;
+	if (byte)
+		diag_error(path, line, col, "byte 0x%02x in a format file: not text", byte);
+	else
+		diag_error(path, line, col, "NUL byte in a format file: not text");
+	return -EILSEQ;
+}
+
 /* One format file, read and parsed; diagnostics into ev's buffer. */
 struct read_job {
 	struct tp_event ev;	/* the result */
@@ -624,8 +638,7 @@ static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_ev
 	const char *why;
 	size_t len = 0;
 	char *text = NULL, *rel, *q;
-	int line, col, err;
-	unsigned char byte;
+	int err;
 
 	if ((why = ident_tracefs_name(ev->sys))) {
 		q = ident_quoted(ev->sys);
@@ -658,15 +671,9 @@ static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_ev
 	free(rel);
 	if (err)
 		return err;
-	if (find_bad_byte(text, len, &line, &col, &byte)) {
-		if (byte)
-			diag_error(ev->path, line, col, "byte 0x%02x in a format file: not text", byte);
-		else
-			diag_error(ev->path, line, col, "NUL byte in a format file: not text");
-		free(text);
-		return -EILSEQ;
-	}
-	err = tracefs_parse_format(ev->path, text, ev->sys, ev->name, out);
+	err = tracefs_check_text(ev->path, text, len);
+	if (!err)
+		err = tracefs_parse_format(ev->path, text, ev->sys, ev->name, out);
 	free(text);
 	return err;
 }

@@ -7,8 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"
 gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen $(pkg-config --cflags libtraceevent) \
-	tests/oracle/oracle.c gen/tracefs.c gen/fieldtype.c gen/util.c \
-	$(pkg-config --libs libtraceevent) -lpthread -o "$T/oracle" || fail "building the oracle failed"
+	tests/oracle/oracle.c gen/tracefs.c gen/fieldtype.c gen/util.c gen/ident.c \
+	$(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" || fail "building the oracle failed"
 
 # the count line's numbers: events, skipped
 count() { sed -n "s/^oracle: \([0-9]*\) events, [0-9]* fields compared, [0-9]* mismatches, \([0-9]*\) skipped.*/\\$2/p" "$1"; }

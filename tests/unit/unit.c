@@ -2,20 +2,26 @@
 /*
  * Unit tests (cmocka) of the generator's small parts, built and run under
  * ASan and UBSan by tests/t_unit.sh: globs and patterns, the format-field
- * classifier, strbuf, JSON and C escaping, include guards, suggestions, and
- * the filter parser, checker and compiler.
+ * classifier, strbuf, JSON and C escaping, include guards, suggestions, the
+ * filter parser, checker and compiler (whole expressions), names from outside
+ * (ident.h), and the reader's and writer's limits.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "filter.h"
+#include "ident.h"
 #include "json.h"
 #include "model.h"
 #include "spec.h"
@@ -225,28 +231,139 @@ static int compile(const char *text, struct strbuf *out)
 	return err;
 }
 
+/* Each filter compiles to exactly this C: precedence and parentheses included. */
 static void test_filters(void **state)
 {
+	static const struct { const char *filter, *c; } cases[] = {
+		{ "pid == 1 || count > 0x10 && !(pid < 0)", "v0 == 1 || (v1 > 16U && !(v0 < 0))" },
+		{ "(pid == 1 || pid == 2) && count != 3", "(v0 == 1 || v0 == 2) && v1 != 3U" },
+		{ "!(pid == 1 && count == 2) || pid == -1", "!(v0 == 1 && v1 == 2U) || v0 == -1" },
+		{ "pid == 1 && count == 2 || pid == 3", "(v0 == 1 && v1 == 2U) || v0 == 3" },
+		{ "count & 4", "(v1 & 0x4U)" },
+		{ "comm == \"bash\"", "tpgen_streq(s2, f_s0)" },
+		{ "comm ~ \"ba*\" && pid >= 0", "tpgen_prefix(s2, f_s0, 2) && v0 >= 0" },
+	};
 	struct strbuf sb;
+	size_t i;
 
 	diag_silent = true;
 	sb_init(&sb);
-	assert_int_equal(compile("pid == 1 || count > 0x10 && !(pid < 0)", &sb), 0);
-	assert_non_null(strstr(sb.buf, "v0"));
-	assert_non_null(strstr(sb.buf, "v1"));
-	assert_non_null(strstr(sb.buf, "||"));
-	sb_reset(&sb);
-	assert_int_equal(compile("count & 4", &sb), 0);
-	sb_reset(&sb);
-	assert_int_equal(compile("comm == \"bash\"", &sb), 0);
-	assert_non_null(strstr(sb.buf, "s2"));
-	sb_reset(&sb);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		sb_reset(&sb);
+		assert_int_equal(compile(cases[i].filter, &sb), 0);
+		assert_string_equal(sb.buf, cases[i].c);
+	}
 	assert_int_not_equal(compile("pid ~ \"a*\"", &sb), 0);		/* glob on a number */
 	assert_int_not_equal(compile("pid == ", &sb), 0);		/* syntax */
 	assert_int_not_equal(compile("(pid == 1", &sb), 0);		/* unbalanced */
 	assert_int_not_equal(compile("nosuch == 1", &sb), 0);		/* unknown field */
 	assert_int_not_equal(compile("pid == 99999999999", &sb), 0);	/* does not fit s32 */
 	sb_free(&sb);
+}
+
+/* Names from outside: what passes the input boundary, and how refusals are shown. */
+static void test_ident(void **state)
+{
+	struct strbuf sb;
+	char *q;
+	int col;
+
+	assert_true(ident_is_c("sched_switch"));
+	assert_true(ident_is_c("_x1"));
+	assert_false(ident_is_c("1x"));
+	assert_false(ident_is_c("a-b"));
+	assert_false(ident_is_c(""));
+	assert_true(ident_is_keyword("int"));
+	assert_true(ident_is_keyword("_Static_assert"));
+	assert_false(ident_is_keyword("bool"));		/* vmlinux.h's typedef */
+	assert_true(ident_is_reserved("__tpgen_inline"));
+	assert_true(ident_is_reserved("__TPGEN_RAW_SLOT"));
+	assert_null(ident_tracefs_name("sched_switch"));
+	assert_null(ident_tracefs_name("with-dash"));
+	assert_null(ident_tracefs_name("foo.isra.0"));
+	assert_non_null(ident_tracefs_name("123"));
+	assert_non_null(ident_tracefs_name("a b"));
+	assert_non_null(ident_tracefs_name("a\"b"));
+	assert_non_null(ident_tracefs_name("a*/b"));
+	assert_non_null(ident_tracefs_name(""));
+	q = ident_from_tracefs("a-b.c");
+	assert_string_equal(q, "a_b_c");
+	free(q);
+	assert_null(ident_release("6.18.44-fc-v669", &col));
+	assert_null(ident_release("5.15.0+~rc1:x", &col));
+	assert_non_null(ident_release("*/ int x = 42; /*", &col));
+	assert_int_equal(col, 1);
+	assert_non_null(ident_release("6.1 x", &col));
+	assert_int_equal(col, 4);
+	assert_non_null(ident_release("", &col));
+	q = ident_quoted("a'\\\n\t\x1b\xff");
+	assert_string_equal(q, "'a\\'\\\\\\n\\t\\x1b\\xff'");
+	free(q);
+	sb_init(&sb);
+	ident_term(&sb, "ok \xc3\xa9 \x1b[2J\n\t\x9b\xc2\x9b\xff", 16, false);
+	assert_string_equal(sb.buf, "ok \xc3\xa9 \\e[2J\\n\\t\\x9b\\xc2\\x9b\\xff");
+	sb_reset(&sb);
+	ident_term(&sb, "a\tb", 3, true);
+	assert_string_equal(sb.buf, "a\tb");
+	sb_free(&sb);
+}
+
+/* Reading: regular files only, a size limit held while reading. */
+static void test_read_limits(void **state)
+{
+	char dir[] = "/tmp/tpgen-unit.XXXXXX", path[64], *text = NULL;
+	size_t len;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(read_file("/dev/zero", &text, &len), -TPGEN_ENOTREG);
+	assert_int_equal(read_file(dir, &text, &len), -TPGEN_ENOTREG);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(read_file(path, &text, &len), -TPGEN_ENOTREG);	/* no hang */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	fputs("0123456789", f);
+	fclose(f);
+	assert_int_equal(read_file_at(AT_FDCWD, path, 9, &text, &len), -EFBIG);
+	assert_int_equal(read_file_at(AT_FDCWD, path, 10, &text, &len), 0);
+	assert_int_equal(len, 10);
+	free(text);
+	/* size 0 in stat, more when read: the limit holds while reading */
+	assert_int_equal(read_file_at(AT_FDCWD, "/proc/self/maps", 16, &text, &len), -EFBIG);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Writing: a symlink at the destination is replaced, never followed; no temp file stays. */
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/tpgen-unit.XXXXXX", path[64], victim[64], *text;
+	bool changed;
+	size_t len;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(path, sizeof(path), "%s/out.h", dir);
+	f = fopen(victim, "w");
+	fputs("keep", f);
+	fclose(f);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(write_file_atomic(path, "new\n", 4, &changed), 0);
+	assert_true(changed);
+	assert_int_equal(read_file(victim, &text, &len), 0);
+	assert_string_equal(text, "keep");
+	free(text);
+	assert_int_equal(read_file(path, &text, &len), 0);
+	assert_string_equal(text, "new\n");
+	free(text);
+	assert_int_equal(write_file_atomic(path, "new\n", 4, &changed), 0);
+	assert_false(changed);			/* unchanged: left alone */
+	unlink(path);
+	unlink(victim);
+	assert_int_equal(rmdir(dir), 0);	/* nothing else left behind */
 }
 
 int main(void)
@@ -260,6 +377,9 @@ int main(void)
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_guard_and_suggest),
 		cmocka_unit_test(test_filters),
+		cmocka_unit_test(test_ident),
+		cmocka_unit_test(test_read_limits),
+		cmocka_unit_test(test_write_atomic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "ident.h"
 #include "prog.h"
 
 /* String buffers the filter tests, for strings of no fixed size. */
@@ -583,10 +584,14 @@ int prog_add_probe(struct prog *p, const struct spec_probe *sp, int lat, bool la
 	pr->lat = lat;
 	pr->lat_to = lat_to;
 	pr->attach = sp->attach ? sp->attach : p->spec->attach ? p->spec->attach : ATTACH_TRACEPOINT;
-	if (lat >= 0)
+	if (lat >= 0) {
 		pr->pname = xasprintf("%s_%s", p->spec->lats[lat].name.s, lat_to ? "to" : "from");
-	else
-		pr->pname = probe_name(p, sp->name);
+	} else {
+		char *base = ident_from_tracefs(sp->name);	/* a.b and a-b: a_b, then a_b_2 */
+
+		pr->pname = probe_name(p, base);
+		free(base);
+	}
 	for (char *c = pr->pname; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
 			*c = '_';

@@ -334,10 +334,10 @@ const char *read_strerror(int err)
 
 /*
  * The one reader of input files. Only regular files: a FIFO would block and
- * /dev/zero never ends, so the type is checked before opening (no open() on a
- * device) and again on the descriptor, which is opened O_NONBLOCK. At most
- * 'max' bytes, checked before and while reading (tracefs and sysfs files
- * report size 0). *st (optional) is the file's stat, for the caller's message.
+ * /dev/zero never ends, so the file is opened O_NONBLOCK (a FIFO opens at
+ * once) and its type checked on the descriptor. At most 'max' bytes, checked
+ * before and while reading (tracefs and sysfs files report size 0). *st
+ * (optional) is the file's stat, for the caller's message.
  */
 static int read_checked(int dirfd, const char *path, size_t max, char **out, size_t *len,
 			struct stat *st)
@@ -350,18 +350,16 @@ static int read_checked(int dirfd, const char *path, size_t max, char **out, siz
 	if (!st)
 		st = &s;
 	memset(st, 0, sizeof(*st));
-	if (fstatat(dirfd, path, st, 0))
-		return -errno;
-	if (!S_ISREG(st->st_mode))
-		return -TPGEN_ENOTREG;
-	if ((unsigned long long)st->st_size > max)
-		return -EFBIG;
 	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0)
-		return -errno;
+		return errno == ENXIO ? -TPGEN_ENOTREG : -errno;	/* a socket, a FIFO's other end */
 	if (fstat(fd, st) || !S_ISREG(st->st_mode)) {
 		close(fd);
-		return -TPGEN_ENOTREG;	/* replaced since fstatat() */
+		return -TPGEN_ENOTREG;
+	}
+	if ((unsigned long long)st->st_size > max) {
+		close(fd);
+		return -EFBIG;
 	}
 	cap = (size_t)st->st_size < max ? (size_t)st->st_size + 1 : max + 1;
 	if (cap < 4096)

@@ -531,7 +531,9 @@ static int write_through(const char *path, const char *data, size_t len, bool fo
 	fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode))) {
+	/* through /dev/stdout, a file the shell opened (> out.h) is written where it stands */
+	if (fstat(fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode) ||
+				(follow && S_ISREG(st.st_mode)))) {
 		close(fd);
 		return -TPGEN_ENOTREG;
 	}

@@ -105,7 +105,7 @@ install: tpgen
 		install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt \
 		$(DESTDIR)$(PREFIX)/share/tpgen/examples/
 
-# Fuzzers (libFuzzer + ASan + UBSan) for FUZZ_SECONDS each; findings in build/fuzz/.
+# Fuzzers (libFuzzer + ASan + UBSan), parsers and emitters, for FUZZ_SECONDS (60) each; findings in build/fuzz/.
 fuzz: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/templates.c
 	$(Q)tests/fuzz/run.sh $(BUILD)/fuzz

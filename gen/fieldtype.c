@@ -280,6 +280,11 @@ int ctype_classify(const char *path, struct tp_field *f)
 				   f->name, f->size);
 			return -EINVAL;
 		}
+		if (!*f->array && f->size) {
+			diag_error(path, f->line, 0, "flexible array '%s[]' has size %u, expected 0",
+				   f->name, f->size);
+			return -EINVAL;
+		}
 		if (!*f->array || (numeric && count == 0) || f->size == 0) {
 			f->kind = FIELD_FLEX;
 			es = classify_elem(f, f->type, 0);

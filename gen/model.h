@@ -8,6 +8,7 @@
 #define __TPGEN_MODEL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum field_kind {
 	FIELD_SCALAR,		/* int x; u64 y; pid_t z; enum e; bool b */
@@ -81,6 +82,8 @@ struct btf;
 /* gen/tracefs.c */
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			 const char *name, struct tp_event *ev);
+/* A format file is text: no NUL, no control byte before its print format (located error). */
+int tracefs_check_text(const char *path, const char *text, size_t len);
 /* The live events directory; reports a failure (-EACCES: environment). */
 int tracefs_default_dir(char **dir);
 /* List every event under dir; reads nothing yet. */

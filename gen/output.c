@@ -262,13 +262,13 @@ static bool in_dir(const struct outputs *o, int d, const char *name)
 }
 
 /*
- * Move what the old directory holds besides tpgen's files (a build's
- * .output/, the binary) into the new one; on failure, move it back.
+ * Move what directory 'from' holds besides tpgen's files (a build's
+ * .output/, the binary) into 'to'; on failure, move it back.
  */
-static int move_foreign(const struct outputs *o, int d, int oldfd, int newfd)
+static int move_foreign(const struct outputs *o, int d, int from, int to)
 {
 	char **moved = NULL;
-	int n = 0, i, err = 0, fd = dup(oldfd);
+	int n = 0, i, err = 0, fd = dup(from);
 	struct dirent *de;
 	DIR *dir;
 
@@ -281,7 +281,7 @@ static int move_foreign(const struct outputs *o, int d, int oldfd, int newfd)
 	while (!err && (de = readdir(dir))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") || in_dir(o, d, de->d_name))
 			continue;
-		if (renameat(oldfd, de->d_name, newfd, de->d_name)) {
+		if (renameat(from, de->d_name, to, de->d_name)) {
 			err = -errno;
 			break;
 		}
@@ -291,7 +291,7 @@ static int move_foreign(const struct outputs *o, int d, int oldfd, int newfd)
 	closedir(dir);
 	for (i = 0; i < n; i++) {
 		if (err)
-			renameat(newfd, moved[i], oldfd, moved[i]);
+			renameat(to, moved[i], from, moved[i]);
 		free(moved[i]);
 	}
 	free(moved);
@@ -411,8 +411,11 @@ static int commit_dir(struct outputs *o, int d)
 	}
 	if (!err && exists)
 		err = move_foreign(o, d, oldfd, newfd);
-	if (!err)
+	if (!err) {
 		err = swap_in(tmp, dir, parent, base);
+		if (err && exists)
+			move_foreign(o, d, newfd, oldfd);	/* the build's files go back */
+	}
 	if (!err)
 		o->written += changed;
 out:

@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "ident.h"
 #include "prog.h"
 
 /* Probes (entries and latency ends) in one spec: each is code in the kernel. */

@@ -132,10 +132,14 @@ static void index_build(struct index *x)
 			break;
 		}
 	}
-	qsort(x->tps.v, x->tps.nr, sizeof(*x->tps.v), by_name);
-	qsort(x->stubs.v, x->stubs.nr, sizeof(*x->stubs.v), by_name);
-	qsort(x->iters.v, x->iters.nr, sizeof(*x->iters.v), by_name);
-	qsort(x->bts.v, x->bts.nr, sizeof(*x->bts.v), by_name);
+	if (x->tps.nr)		/* qsort(NULL, 0) is undefined: a crafted BTF may lack a family */
+		qsort(x->tps.v, x->tps.nr, sizeof(*x->tps.v), by_name);
+	if (x->stubs.nr)
+		qsort(x->stubs.v, x->stubs.nr, sizeof(*x->stubs.v), by_name);
+	if (x->iters.nr)
+		qsort(x->iters.v, x->iters.nr, sizeof(*x->iters.v), by_name);
+	if (x->bts.nr)
+		qsort(x->bts.v, x->bts.nr, sizeof(*x->bts.v), by_name);
 }
 
 /* The FUNC_PROTO behind a FUNC, or behind a typedef of a pointer to one. */

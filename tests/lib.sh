@@ -9,6 +9,11 @@ BPF_CFLAGS="-g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Wextra -Werror"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# Golden files are rewritten by hand, reviewed, committed: never by CI.
+if [ -n "${CI:-}" ] && [ "${TPGEN_UPDATE_GOLDEN:-0}" != 0 ]; then
+	fail "TPGEN_UPDATE_GOLDEN is set under CI: golden files are not rewritten by CI"
+fi
+
 # A test that cannot run here: fails in CI (TPGEN_REQUIRE_LIVE=1), skips loudly elsewhere.
 skip() {
 	if [ "${TPGEN_REQUIRE_LIVE:-0}" = 1 ]; then

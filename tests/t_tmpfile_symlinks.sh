@@ -67,3 +67,14 @@ PY
 	[ -z "$left" ] || fail "$mode: temp files left: $left"
 	echo "ok: $mode: planted symlinks followed by nobody"
 done
+
+# -o /dev/stdout with stdout a file: written through the symlink, which stays
+# (in a private /dev: a tpgen that renamed over it would break the machine's)
+out=$(unshare -m sh -c "mount -t tmpfs none /dev && ln -s /proc/self/fd/1 /dev/stdout &&
+	'$TPGEN' headers --tracefs '$fix' -o /dev/stdout 'sched/*' > '$T/stdout.h' &&
+	test -L /dev/stdout && echo still-a-symlink" 2>&1)
+[ "$out" = still-a-symlink ] || fail "-o /dev/stdout: $out"
+grep -q 'struct sched_switch_ctx {' "$T/stdout.h" || fail "-o /dev/stdout > file: the header is not in the file"
+"$TPGEN" headers --tracefs "$fix" -o /dev/stdout 'sched/*' | grep -q 'struct sched_switch_ctx {' ||
+	fail "-o /dev/stdout into a pipe"
+echo "ok: -o /dev/stdout writes through, to a file or a pipe"

@@ -29,10 +29,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int end = 0;
 	int i;
 
-	if (memchr(data, '\0', size))
-		return 0;	/* the loader rejects NUL bytes before parsing */
-	text = xstrndup((const char *)data, size);
-	if (tracefs_parse_format("fuzz/format", text, "fuzz", "event", &ev)) {
+	text = xmalloc(size + 1);
+	memcpy(text, data, size);
+	text[size] = '\0';
+	/* as the reader does: binary bytes (NUL too) are refused first, located */
+	if (tracefs_check_text("fuzz/format", text, size) ||
+	    tracefs_parse_format("fuzz/format", text, "fuzz", "event", &ev)) {
 		free(text);
 		return 0;
 	}

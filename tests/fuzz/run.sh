@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Build and run every tests/fuzz/fuzz_<name>.c (sources it needs in fuzz_<name>.srcs,
-# seed corpus in corpus/<name>/) for FUZZ_SECONDS each. Exit 1 on any finding.
+# seed corpus in corpus/<name>/) for FUZZ_SECONDS (60) each. Exit 1 on any finding.
 # Usage: tests/fuzz/run.sh [OUTDIR] [NAME...]
 cd "$(dirname "$0")/../.." || exit 1
 out=${1:-build/fuzz}
 shift
-secs=${FUZZ_SECONDS:-20}
+secs=${FUZZ_SECONDS:-60}
 mkdir -p "$out"
 names=("$@")
 if [ ${#names[@]} -eq 0 ]; then

@@ -56,14 +56,12 @@ class Btf:
         return hdr + types + bytes(self.strs)
 
 
-def main():
-    out, specs = sys.argv[1], sys.argv[2:]
+def build(specs):
+    """Raw BTF bytes for specs given as (tp, struct, [args]) byte strings."""
     b = Btf()
     int_id = b.t(b'int', 1, 0, 4, struct.pack('<I', (1 << 24) | 32))
     void_ptr = b.t(b'', 2, 0, 0)
-    for spec in specs:
-        parts = spec.split(':')
-        tp, sname, args = unq(parts[0]), unq(parts[1]), [unq(a) for a in parts[2:]]
+    for tp, sname, args in specs:
         st = b.t(sname, 4, 1, 4, struct.pack('<III', b.s(b'x'), int_id, 0))
         st_ptr = b.t(b'', 2, 0, st)
         params = struct.pack('<II', b.s(b'__data'), void_ptr)
@@ -73,8 +71,17 @@ def main():
         proto_ptr = b.t(b'', 2, 0, proto)
         b.t(b'btf_trace_' + tp, 8, 0, proto_ptr)
         b.t(b'__probestub_' + tp, 12, 0, proto)
-    with open(out, 'wb') as f:
-        f.write(b.raw())
+    return b.raw()
 
 
-main()
+def main():
+    specs = []
+    for spec in sys.argv[2:]:
+        parts = spec.split(':')
+        specs.append((unq(parts[0]), unq(parts[1]), [unq(a) for a in parts[2:]]))
+    with open(sys.argv[1], 'wb') as f:
+        f.write(build(specs))
+
+
+if __name__ == '__main__':
+    main()

@@ -2,8 +2,9 @@
 /*
  * Unit tests (cmocka) of the generator's small parts, built and run under
  * ASan and UBSan by tests/t_unit.sh: globs and patterns, the format-field
- * classifier, strbuf, JSON and C escaping, include guards, suggestions, and
- * the expression parser, checker and compiler.
+ * classifier, strbuf, JSON and C escaping, include guards, suggestions, the
+ * expression parser, checker and compiler (whole expressions), names from
+ * outside (ident.h), and the reader's and writer's limits.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,10 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "cstring.h"
 #include "expr.h"
+#include "ident.h"
 #include "json.h"
 #include "model.h"
 #include "spec.h"
@@ -332,6 +338,110 @@ static void test_expr_limits(void **state)
 	sb_free(&sb);
 }
 
+static void test_ident(void **state)
+{
+	struct strbuf sb;
+	char *q;
+	int col;
+
+	assert_true(ident_is_c("sched_switch"));
+	assert_true(ident_is_c("_x1"));
+	assert_false(ident_is_c("1x"));
+	assert_false(ident_is_c("a-b"));
+	assert_false(ident_is_c(""));
+	assert_true(ident_is_keyword("int"));
+	assert_true(ident_is_keyword("_Static_assert"));
+	assert_false(ident_is_keyword("bool"));		/* vmlinux.h's typedef */
+	assert_true(ident_is_reserved("__tpgen_inline"));
+	assert_true(ident_is_reserved("__TPGEN_RAW_SLOT"));
+	assert_null(ident_tracefs_name("sched_switch"));
+	assert_null(ident_tracefs_name("with-dash"));
+	assert_null(ident_tracefs_name("foo.isra.0"));
+	assert_non_null(ident_tracefs_name("123"));
+	assert_non_null(ident_tracefs_name("a b"));
+	assert_non_null(ident_tracefs_name("a\"b"));
+	assert_non_null(ident_tracefs_name("a*/b"));
+	assert_non_null(ident_tracefs_name(""));
+	q = ident_from_tracefs("a-b.c");
+	assert_string_equal(q, "a_b_c");
+	free(q);
+	assert_null(ident_release("6.18.44-fc-v669", &col));
+	assert_null(ident_release("5.15.0+~rc1:x", &col));
+	assert_non_null(ident_release("*/ int x = 42; /*", &col));
+	assert_int_equal(col, 1);
+	assert_non_null(ident_release("6.1 x", &col));
+	assert_int_equal(col, 4);
+	assert_non_null(ident_release("", &col));
+	q = ident_quoted("a'\\\n\t\x1b\xff");
+	assert_string_equal(q, "'a\\'\\\\\\n\\t\\x1b\\xff'");
+	free(q);
+	sb_init(&sb);
+	ident_term(&sb, "ok \xc3\xa9 \x1b[2J\n\t\x9b\xc2\x9b\xff", 16, false);
+	assert_string_equal(sb.buf, "ok \xc3\xa9 \\e[2J\\n\\t\\x9b\\xc2\\x9b\\xff");
+	sb_reset(&sb);
+	ident_term(&sb, "a\tb", 3, true);
+	assert_string_equal(sb.buf, "a\tb");
+	sb_free(&sb);
+}
+
+/* Reading: regular files only, a size limit held while reading. */
+static void test_read_limits(void **state)
+{
+	char dir[] = "/tmp/tpgen-unit.XXXXXX", path[64], *text = NULL;
+	size_t len;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(read_file("/dev/zero", &text, &len), -TPGEN_ENOTREG);
+	assert_int_equal(read_file(dir, &text, &len), -TPGEN_ENOTREG);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(read_file(path, &text, &len), -TPGEN_ENOTREG);	/* no hang */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/f", dir);
+	f = fopen(path, "w");
+	fputs("0123456789", f);
+	fclose(f);
+	assert_int_equal(read_file_at(AT_FDCWD, path, 9, &text, &len), -EFBIG);
+	assert_int_equal(read_file_at(AT_FDCWD, path, 10, &text, &len), 0);
+	assert_int_equal(len, 10);
+	free(text);
+	/* size 0 in stat, more when read: the limit holds while reading */
+	assert_int_equal(read_file_at(AT_FDCWD, "/proc/self/maps", 16, &text, &len), -EFBIG);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* Writing: a symlink at the destination is replaced, never followed; no temp file stays. */
+static void test_write_atomic(void **state)
+{
+	char dir[] = "/tmp/tpgen-unit.XXXXXX", path[64], victim[64], *text;
+	bool changed;
+	size_t len;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(victim, sizeof(victim), "%s/victim", dir);
+	snprintf(path, sizeof(path), "%s/out.h", dir);
+	f = fopen(victim, "w");
+	fputs("keep", f);
+	fclose(f);
+	assert_int_equal(symlink(victim, path), 0);
+	assert_int_equal(write_file_atomic(path, "new\n", 4, &changed), 0);
+	assert_true(changed);
+	assert_int_equal(read_file(victim, &text, &len), 0);
+	assert_string_equal(text, "keep");
+	free(text);
+	assert_int_equal(read_file(path, &text, &len), 0);
+	assert_string_equal(text, "new\n");
+	free(text);
+	assert_int_equal(write_file_atomic(path, "new\n", 4, &changed), 0);
+	assert_false(changed);			/* unchanged: left alone */
+	unlink(path);
+	unlink(victim);
+	assert_int_equal(rmdir(dir), 0);	/* nothing else left behind */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +454,9 @@ int main(void)
 		cmocka_unit_test(test_guard_and_suggest),
 		cmocka_unit_test(test_exprs),
 		cmocka_unit_test(test_expr_limits),
+		cmocka_unit_test(test_ident),
+		cmocka_unit_test(test_read_limits),
+		cmocka_unit_test(test_write_atomic),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,11 +103,35 @@ static __tpgen_always_inline void *tpgen_save(void *map, const void *key, const 
 /* Add one to the slot of 'v' in a linear histogram: below min, [min + i*step, ...), the rest. */
 static __tpgen_always_inline void tpgen_lhist_add(__u64 *slots, __u32 nslots, __s64 v, __s64 min, __s64 step)
 {
-	__u64 slot = v < min ? 0 : (__u64)(v - min) / step + 1;
+	__u64 slot = v < min ? 0 : (__u64)(v - min) / (__u64)step + 1;
 
 	if (slot >= nslots)
 		slot = nslots - 1;
-	__sync_fetch_and_add(&slots[slot], 1);
+	/* the bound must be on the register the address is made of: no copy in between */
+	asm volatile("" : "+r"(slot));
+	if (slot < nslots)
+		__sync_fetch_and_add(&slots[slot], 1);
+}
+
+/*
+ * Signed division and remainder as C has them (truncated toward zero): BPF
+ * before v4 divides unsigned only, and clang before 17 refuses to. By 0, as
+ * BPF's own division: the quotient is 0, the remainder the dividend.
+ */
+static __tpgen_always_inline __s64 tpgen_sdiv(__s64 a, __s64 b)
+{
+	__u64 ua = a < 0 ? -(__u64)a : (__u64)a, ub = b < 0 ? -(__u64)b : (__u64)b;
+	__u64 q = ub ? ua / ub : 0;
+
+	return (a < 0) != (b < 0) ? -(__s64)q : (__s64)q;
+}
+
+static __tpgen_always_inline __s64 tpgen_smod(__s64 a, __s64 b)
+{
+	__u64 ua = a < 0 ? -(__u64)a : (__u64)a, ub = b < 0 ? -(__u64)b : (__u64)b;
+	__u64 r = ub ? ua % ub : ua;
+
+	return a < 0 ? -(__s64)r : (__s64)r;
 }
 
 /* bpf_ringbuf_reserve() that adds one to *drops when the buffer is full. */

@@ -29,6 +29,7 @@ TASK=tpgenmx
 STOP_WITHIN=20
 mkdir -p "$T/st"
 
+VMLINUX_H=$(vmlinux_h)
 "$TPGEN" list --json > "$T/list.json" || fail "tpgen list --json"
 bpftool btf dump file /sys/kernel/btf/vmlinux > "$T/btf.raw" || fail "bpftool btf dump"
 python3 tests/matrix/spec_matrix.py combos "$T/list.json" "$T/btf.raw" "$T/combos" ||
@@ -42,7 +43,7 @@ cat "$T/combos/tools.tsv" "$T/events/tools.tsv" > "$T/tools.tsv"
 # output); on failure $T/st/TOOL says what failed, with the first lines of the error.
 # FLAGS: refuse-ok (a located refusal by tpgen passes too), all-tasks (no -c).
 check_tool() {
-	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc filter=(-c "$TASK")
+	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc filter=(-c "$TASK") stop=$STOP_WITHIN
 	if ! "$TPGEN" -o "$OUT" "$spec" > "$T/st/$tool.gen" 2>&1; then
 		[[ $flags == *refuse-ok* ]] && grep -qE "^$spec:[0-9]+:[0-9]+: error: " "$T/st/$tool.gen" &&
 			[ ! -e "$OUT/$tool" ] && return
@@ -56,18 +57,18 @@ check_tool() {
 	fi
 	# one vmlinux.h for all: the generated Makefile makes it only when it is missing
 	mkdir -p "$OUT/$tool/.output"
-	cp "$(vmlinux_h)" "$OUT/$tool/.output/vmlinux.h"
+	cp "$VMLINUX_H" "$OUT/$tool/.output/vmlinux.h"
 	if ! make -s -C "$OUT/$tool" EXTRA_CFLAGS=-Werror > "$T/st/$tool.build" 2>&1; then
 		echo "build $tool: $(grep -m 3 -E 'error|Error' "$T/st/$tool.build" | cut -c 1-300 | tr '\n' ' ')" \
 			> "$T/st/$tool"
 		return
 	fi
-	[[ $flags == *all-tasks* ]] && filter=()
-	timeout -k 5 "$STOP_WITHIN" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |
+	[[ $flags == *all-tasks* ]] && filter=() stop=10
+	timeout -k 5 "$stop" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |
 		wc -l > "$T/st/$tool.lines"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "run $tool: still running ${STOP_WITHIN}s after it started with -d 1 (killed)" > "$T/st/$tool"
+		echo "run $tool: still running ${stop}s after it started with -d 1 (killed)" > "$T/st/$tool"
 	elif [ "$rc" != 0 ] || ! grep -q '^Tracing' "$T/st/$tool.err"; then
 		echo "load $tool: exit $rc: $(grep -v -e '^libbpf: ' -e '^[0-9]*: ' -e '^;' -e '^processed ' \
 			-e '^-- ' "$T/st/$tool.err" | head -n 3 | cut -c 1-300 | tr '\n' ' ')" > "$T/st/$tool"

@@ -195,8 +195,13 @@ for t in "${B5_TOOLS[@]}"; do
 	done
 	rnr=$(b5_ratio "${M[generated,nr]:-}" "${M[libbpf-tools,nr]:-}")
 	rno=$(b5_ratio "${M[generated,no]:-}" "${M[libbpf-tools,no]:-}")
-	rov=$(b5_ratio "${M[generated,ov]:-}" "${M[libbpf-tools,ov]:-}")
-	echo "    generated / libbpf-tools: BPF ns/run $rnr, BPF ns/op $rno, overhead $rov"
+	# overheads at or below zero are the noise of the machine: no ratio of them
+	rov=nan
+	awk -v g="${M[generated,ov]:-nan}" -v l="${M[libbpf-tools,ov]:-nan}" \
+		'BEGIN { exit !(g != "nan" && l != "nan" && g > 0 && l > 0) }' &&
+		rov=$(b5_ratio "${M[generated,ov]}" "${M[libbpf-tools,ov]}")
+	echo "    generated / libbpf-tools: BPF ns/run $rnr, BPF ns/op $rno, overhead" \
+		"$([ "$rov" = nan ] && echo "n/a (an overhead within the noise)" || echo "$rov")"
 	json_row bench=B5 tool="$t" name="generated / libbpf-tools" ns_per_run_ratio="$rnr" ns_per_op_ratio="$rno" \
 		overhead_ratio="$rov"
 	unset M

@@ -6,11 +6,14 @@
       every action x every attach type x every kind of value, the values
       found in this kernel (format fields of each width and sign, raw
       tracepoint arguments and members read through them from BTF, strings,
-      pointers, built-ins, expressions). One tool per attach type and action.
-      Writes OUTDIR/*.yaml, OUTDIR/tools.tsv (tool, entries, spec) and
-      OUTDIR/combos.tsv (attach, action, kind, event, value, tool); combos of a
-      string with arithmetic go to OUTDIR/refused/*.yaml (tpgen must refuse
-      each with a located error).
+      pointers, built-ins, expressions). Actions are batched into a few tools
+      per attach type (OUTDIR/parts/ has each action alone, for naming the one
+      that fails); values that failed alone once (a bit-field, a const pointer
+      argument, signed division, ...) get a tool of their own, so that they
+      hide nothing else. Writes OUTDIR/*.yaml, OUTDIR/tools.tsv (tool, entries,
+      spec, parts, flags) and OUTDIR/combos.tsv (attach, action, kind, event,
+      value, tool); a string given to arithmetic goes to OUTDIR/refused/*.yaml
+      (tpgen must refuse each with a located error).
 
   spec_matrix.py events LIST_JSON OUTDIR SYS...
       for every event of the systems: one entry printing every field the
@@ -278,6 +281,9 @@ def raw_values(evs, btf, attach):
         k = 'arg' + int_name(size, signed)
         if k in found:
             vals.append(Value(k, found[k][0], found[k][1], 'int', found[k][2]))
+        else:
+            print('note: %s: no raw tracepoint argument is a %s here (members of that type are covered)' %
+                  (attach, int_name(size, signed)))
     edges = []
     for k, cls in (('argptr', 'ptr'), ('argstr', 'str'), ('argbool', 'int')):
         if k not in found:

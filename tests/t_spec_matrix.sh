@@ -123,13 +123,30 @@ refused=$(ls "$T"/combos/refused/*.yaml "$T"/events/refused/*.yaml | wc -l)
 
 # Coverage, as numbers
 c=$T/combos/combos.tsv
-echo "(a) $(grep -vc '(refused)' "$c") combinations generated, built and loaded:" \
-	"$(cut -f1 "$c" | sort -u | wc -l) attach types x $(cut -f2 "$c" | sort -u | wc -l) actions x" \
-	"$(cut -f1,3 "$c" | sort -u | wc -l) kinds of value (of the attach types)," \
-	"in $(wc -l < "$T/combos/tools.tsv") tools; $(grep -c '(refused)' "$c") refused by the language"
+# each combination's outcome: in a tool that loaded, in a tool tpgen refused as a whole
+# (refuse-ok), refused by the language, or failed
+while IFS=$'\t' read -r a act kind ev v tool; do
+	if [ "$tool" = "(refused)" ]; then
+		echo "refused"
+	elif [ -e "$T/st/$tool" ]; then
+		echo "failed"
+	elif [ -x "$OUT/$tool/$tool" ]; then
+		echo "loaded"
+	else
+		echo "refused-whole"
+	fi
+done < "$c" > "$T/outcome"
+paste "$c" "$T/outcome" > "$T/combos.out"
+echo "(a) $(grep -c 'loaded$' "$T/outcome") combinations generated, built and loaded" \
+	"($(cut -f1 "$c" | sort -u | wc -l) attach types, $(awk -F'\t' '$2 != "edge" { print $2 }' "$c" | sort -u | wc -l)" \
+	"actions, $(cut -f1,3 "$c" | sort -u | wc -l) kinds of value of an attach type, $(wc -l < "$T/combos/tools.tsv") tools);" \
+	"$(grep -c '^refused$' "$T/outcome") refused by the language (as they should be)," \
+	"$(grep -c 'refused-whole$' "$T/outcome") in tools tpgen refused with a located error," \
+	"$(grep -c 'failed$' "$T/outcome") failed"
 for a in tracepoint raw_tp tp_btf; do
-	echo "    $a: $(awk -F'\t' -v a=$a '$1 == a && $6 != "(refused)" { print $3 }' "$c" | sort -u | tr '\n' ' ')"
+	echo "    $a: $(awk -F'\t' -v a=$a '$1 == a && $7 == "loaded" { print $3 }' "$T/combos.out" | sort -u | tr '\n' ' ')"
 done
+awk -F'\t' '$7 == "refused-whole" { print "    refused as a whole: " $1 " " $3 " (" $6 ")" }' "$T/combos.out" | sort -u
 events=0 fields=0
 for s in "${SYSTEMS[@]}"; do
 	n=$(awk -F'\t' -v s="$s" '$1 == s { n++ } END { print n + 0 }' "$T/events/printed.tsv")

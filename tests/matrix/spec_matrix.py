@@ -192,13 +192,14 @@ class Btf:
 # ---- values: what each attach type can read, found in this kernel --------------
 
 class Value:
-    def __init__(self, kind, event, expr, cls, note='', beside=None):
+    def __init__(self, kind, event, expr, cls, note='', beside=None, flags=''):
         self.kind = kind      # a name for the matrix: u8, s16, chararray, builtin:pid ...
         self.event = event    # sys/event
         self.expr = expr      # as written in the spec
         self.cls = cls        # 'int', 'str' or 'ptr'
         self.note = note
         self.beside = beside  # printed in the same entry (a field beside a built-in of its name)
+        self.flags = flags    # of its tool, when it has one: refuse-ok (see Edge)
 
 
 def find_field(evs, pred, avoid_sys=('syscalls',)):
@@ -288,13 +289,7 @@ def raw_values(evs, btf, attach):
     for k, cls in (('argptr', 'ptr'), ('argstr', 'str'), ('argbool', 'int')):
         if k not in found:
             die('no raw tracepoint argument of kind %s' % k)
-        v = Value(k, found[k][0], found[k][1], cls, found[k][2])
-        if k == 'argptr' and attach == 'tp_btf':
-            # a BTF-typed pointer taken as a number: a case of its own
-            v.note = 'a BTF-typed pointer argument used as a number'
-            edges.append(v)
-        else:
-            vals.append(v)
+        vals.append(Value(k, found[k][0], found[k][1], cls, found[k][2]))
     # members read through a struct pointer argument: each width and sign, a char array,
     # a char pointer, a chain of two pointers
     members = {}
@@ -354,7 +349,7 @@ def raw_values(evs, btf, attach):
                            'a member read through a const pointer argument'))
     if 'bitfield' in members:
         edges.append(Value('bitfield', members['bitfield'][0], members['bitfield'][1], 'int',
-                           'a bit-field member'))
+                           'a bit-field member', flags='refuse-ok'))
     return vals, edges
 
 
@@ -380,6 +375,11 @@ def edge_values(attach, evs):
         b = Value('bool', sw, 'preempt', 'int')
     out = [Edge('boolrange', 'a bool compared with a number it cannot be',
                 [{'event': b.event, 'filter': '%s <= 100' % b.expr, 'print': [b.expr]}])]
+    if attach == 'tp_btf':
+        # a BTF-typed pointer given a name, and the name to arithmetic
+        out.append(Edge('ptrlet', 'a pointer argument named by let, the name in arithmetic',
+                        [{'event': 'sched/sched_kthread_stop', 'let': {'l': 't', 'm': 'l * 2 + 1'},
+                          'print': ['m']}], 'refuse-ok'))
     if attach == 'tracepoint':
         # one program per tracepoint: its entries' maps add up, and BPF allows a program 64
         out.append(Edge('maps65', '65 aggregations on one tracepoint (64 maps per program)',
@@ -459,7 +459,7 @@ def entries_for(action, v, names):
     if action == 'histkey':
         # the value as the key of one histogram each (strings too), and histograms of it per key
         es = [{'event': ev, 'aggregate': [{'by': [x], 'hist': 'cpu'}]}]
-        if v.cls != 'str':
+        if v.cls == 'int':
             es.append({'event': ev, 'aggregate': [{'by': ['COMM'], 'hist': x, 'unit': 'things'}]})
         return es
     if action == 'save':
@@ -473,7 +473,11 @@ def entries_for(action, v, names):
                  'aggregate': [{'by': [x], 'count': True}]}]
     if action == 'filter':
         return [{'event': ev, 'filter': f, 'print': ['CPU']} for f in filter_for(v)]
-    if v.cls == 'str':
+    if action == 'let' and v.cls == 'ptr':
+        # a pointer named, compared, printed: no arithmetic on it
+        l1 = names('l')
+        return [{'event': ev, 'let': {l1: x}, 'filter': '%s != 0' % l1, 'print': [l1]}]
+    if v.cls in ('str', 'ptr'):
         return None
     if action == 'stats':
         return [{'event': ev, 'aggregate': [{'by': ['CPU'], 'count': True, 'sum': x, 'min': x, 'max': x,
@@ -572,7 +576,8 @@ def cmd_combos(list_json, btf_raw, out):
                     entries += es
                     combos.write('%s\t%s\t%s\t%s\t%s\t%s\n' % (attach, action, v.kind, v.event, v.expr,
                                                                    tool))
-            tool_of(tool, attach, entries, 'every action on %s (%s), attach: %s' % (v.kind, v.note, attach))
+            tool_of(tool, attach, entries, 'every action on %s (%s), attach: %s' % (v.kind, v.note, attach),
+                    flags=v.flags)
         for e in specials:
             tool = 'mx_%s_%s' % (short, e.kind)
             tool_of(tool, attach, e.entries, '%s, attach: %s' % (e.note, attach), flags=e.flags)

@@ -44,7 +44,7 @@ cat "$T/combos/tools.tsv" "$T/events/tools.tsv" | sort -t$'\t' -k2,2nr > "$T/too
 # output); on failure $T/st/TOOL says what failed, with the first lines of the error.
 # FLAGS: refuse-ok (a located refusal by tpgen passes too), all-tasks (no -c).
 check_tool() {
-	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc filter=(-c "$TASK") stop=$STOP_WITHIN
+	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc st filter=(-c "$TASK") stop=$STOP_WITHIN
 	if ! "$TPGEN" -o "$OUT" "$spec" > "$T/st/$tool.gen" 2>&1; then
 		[[ $flags == *refuse-ok* ]] && grep -qE "^$spec:[0-9]+:[0-9]+: error: " "$T/st/$tool.gen" &&
 			[ ! -e "$OUT/$tool" ] && return
@@ -65,16 +65,34 @@ check_tool() {
 		return
 	fi
 	[[ $flags == *all-tasks* ]] && filter=() stop=8
+	# the combinations print JSON lines (-j), which must parse; every field of the events, text
+	[[ $tool == mx_ev_* ]] || filter+=(-j)
 	timeout -k 5 "$stop" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |
-		wc -l > "$T/st/$tool.lines"
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		python3 -c "$COUNT_LINES" "${filter[*]}" > "$T/st/$tool.lines"
+	st=("${PIPESTATUS[@]}")
+	rc=${st[0]}
+	if [ "${st[1]}" != 0 ]; then
+		echo "output of $tool: $(cat "$T/st/$tool.lines")" > "$T/st/$tool"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "run $tool: still running ${stop}s after it started with -d 1 (killed)" > "$T/st/$tool"
 	elif [ "$rc" != 0 ] || ! grep -q '^Tracing' "$T/st/$tool.err"; then
 		echo "load $tool: exit $rc: $(grep -v -e '^libbpf: ' -e '^[0-9]*: ' -e '^;' -e '^processed ' \
 			-e '^-- ' "$T/st/$tool.err" | head -n 3 | cut -c 1-300 | tr '\n' ' ')" > "$T/st/$tool"
 	fi
 }
+# lines of stdin; with -j (in argv[1]) each must be a JSON object, or the first that is not is printed
+COUNT_LINES='
+import json, sys
+n = 0
+for line in sys.stdin.buffer:
+    n += 1
+    if "-j" in sys.argv[1].split():
+        try:
+            assert isinstance(json.loads(line), dict)
+        except Exception:
+            print("line %d is not a JSON object: %r" % (n, line[:200]))
+            sys.exit(1)
+print(n)'
 # check_refused SPEC: exit 1, one error located in SPEC, nothing written
 check_refused() {
 	local spec=$1 name rc
@@ -114,7 +132,7 @@ checked=$EPOCHREALTIME
 awk -F'\t' '$4 != "" { print $1 "\t" $4 }' "$T/tools.tsv" | while IFS=$'\t' read -r tool parts; do
 	[ -e "$T/st/$tool" ] || continue
 	for p in $parts; do
-		echo "check_tool $(basename "$p" .yaml) $(grep -c '^  - event: ' "$p") $p"
+		echo "check_tool $(basename "${p%:*}" .yaml) ${p##*:} ${p%:*}"
 	done
 done | in_parallel
 kill $task

@@ -484,7 +484,7 @@ def entries_for(action, v, names):
         return [{'event': ev, 'filter': f, 'print': ['CPU']} for f in filter_for(v)]
     if action == 'latency':
         # a latency pair (the older syntax) keyed on the value: a name, a number
-        if v.cls == 'str' or v.kind.startswith('expr:'):
+        if v.cls == 'str' or not re.fullmatch(r'\w+(->\w+)*', x):
             return None
         return [{'name': names('lat'), 'unit': 'nsecs', 'from': {'event': ev, 'key': x},
                  'to': {'event': ev, 'key': x}}]

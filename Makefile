@@ -36,7 +36,7 @@ all: tpgen
 # Debian packages the project needs; installed when missing (root, apt).
 DEPS_BUILD	:= make gcc clang libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev pkg-config
 DEPS_TEST	:= libtraceevent-dev libcmocka-dev bpftrace python3 cmake libclang-rt-14-dev libcap2-bin
-DEPS_BENCH	:= linux-perf
+DEPS_BENCH	:= linux-perf libbpf-tools
 
 deps:
 	$(Q)tests/deps.sh $(DEPS_BUILD)

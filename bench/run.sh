@@ -24,6 +24,7 @@ echo
 for b in bench/b3_startup.sh bench/b4_streaming.sh; do
 	[ -f "$b" ] && . "$b"
 done
+. bench/b5.sh	# B5: generated tools vs libbpf-tools
 
 json_write
 echo

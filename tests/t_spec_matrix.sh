@@ -29,20 +29,22 @@ TASK=tpgenmx
 STOP_WITHIN=20
 mkdir -p "$T/st"
 
+VMLINUX_H=$(vmlinux_h)
 "$TPGEN" list --json > "$T/list.json" || fail "tpgen list --json"
 bpftool btf dump file /sys/kernel/btf/vmlinux > "$T/btf.raw" || fail "bpftool btf dump"
 python3 tests/matrix/spec_matrix.py combos "$T/list.json" "$T/btf.raw" "$T/combos" ||
 	fail "spec_matrix.py combos"
 python3 tests/matrix/spec_matrix.py events "$T/list.json" "$T/events" "${SYSTEMS[@]}" ||
 	fail "spec_matrix.py events"
-cat "$T/combos/tools.tsv" "$T/events/tools.tsv" > "$T/tools.tsv"
+# the largest first: the parallel jobs end closer together
+cat "$T/combos/tools.tsv" "$T/events/tools.tsv" | sort -t$'\t' -k2,2nr > "$T/tools.tsv"
 
 # check_tool TOOL ENTRIES SPEC [FLAGS]: generate, build with -Werror, load and run for
 # a second (-c: the events of our named task only, not those of the tools' own
 # output); on failure $T/st/TOOL says what failed, with the first lines of the error.
 # FLAGS: refuse-ok (a located refusal by tpgen passes too), all-tasks (no -c).
 check_tool() {
-	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc filter=(-c "$TASK")
+	local tool=$1 n=$2 spec=$3 flags=${4:-} got rc st filter=(-c "$TASK") stop=$STOP_WITHIN
 	if ! "$TPGEN" -o "$OUT" "$spec" > "$T/st/$tool.gen" 2>&1; then
 		[[ $flags == *refuse-ok* ]] && grep -qE "^$spec:[0-9]+:[0-9]+: error: " "$T/st/$tool.gen" &&
 			[ ! -e "$OUT/$tool" ] && return
@@ -56,23 +58,41 @@ check_tool() {
 	fi
 	# one vmlinux.h for all: the generated Makefile makes it only when it is missing
 	mkdir -p "$OUT/$tool/.output"
-	cp "$(vmlinux_h)" "$OUT/$tool/.output/vmlinux.h"
+	cp "$VMLINUX_H" "$OUT/$tool/.output/vmlinux.h"
 	if ! make -s -C "$OUT/$tool" EXTRA_CFLAGS=-Werror > "$T/st/$tool.build" 2>&1; then
 		echo "build $tool: $(grep -m 3 -E 'error|Error' "$T/st/$tool.build" | cut -c 1-300 | tr '\n' ' ')" \
 			> "$T/st/$tool"
 		return
 	fi
-	[[ $flags == *all-tasks* ]] && filter=()
-	timeout -k 5 "$STOP_WITHIN" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |
-		wc -l > "$T/st/$tool.lines"
-	rc=${PIPESTATUS[0]}
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "run $tool: still running ${STOP_WITHIN}s after it started with -d 1 (killed)" > "$T/st/$tool"
+	[[ $flags == *all-tasks* ]] && filter=() stop=8
+	# the combinations print JSON lines (-j), which must parse; every field of the events, text
+	[[ $tool == mx_ev_* ]] || filter+=(-j)
+	timeout -k 5 "$stop" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |
+		python3 -c "$COUNT_LINES" "${filter[*]}" > "$T/st/$tool.lines"
+	st=("${PIPESTATUS[@]}")
+	rc=${st[0]}
+	if [ "${st[1]}" != 0 ]; then
+		echo "output of $tool: $(cat "$T/st/$tool.lines")" > "$T/st/$tool"
+	elif [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "run $tool: still running ${stop}s after it started with -d 1 (killed)" > "$T/st/$tool"
 	elif [ "$rc" != 0 ] || ! grep -q '^Tracing' "$T/st/$tool.err"; then
 		echo "load $tool: exit $rc: $(grep -v -e '^libbpf: ' -e '^[0-9]*: ' -e '^;' -e '^processed ' \
 			-e '^-- ' "$T/st/$tool.err" | head -n 3 | cut -c 1-300 | tr '\n' ' ')" > "$T/st/$tool"
 	fi
 }
+# lines of stdin; with -j (in argv[1]) each must be a JSON object, or the first that is not is printed
+COUNT_LINES='
+import json, sys
+n = 0
+for line in sys.stdin.buffer:
+    n += 1
+    if "-j" in sys.argv[1].split():
+        try:
+            assert isinstance(json.loads(line), dict)
+        except Exception:
+            print("line %d is not a JSON object: %r" % (n, line[:200]))
+            sys.exit(1)
+print(n)'
 # check_refused SPEC: exit 1, one error located in SPEC, nothing written
 check_refused() {
 	local spec=$1 name rc
@@ -112,7 +132,7 @@ checked=$EPOCHREALTIME
 awk -F'\t' '$4 != "" { print $1 "\t" $4 }' "$T/tools.tsv" | while IFS=$'\t' read -r tool parts; do
 	[ -e "$T/st/$tool" ] || continue
 	for p in $parts; do
-		echo "check_tool $(basename "$p" .yaml) $(grep -c '^  - event: ' "$p") $p"
+		echo "check_tool $(basename "${p%:*}" .yaml) ${p##*:} ${p%:*}"
 	done
 done | in_parallel
 kill $task
@@ -121,13 +141,30 @@ refused=$(ls "$T"/combos/refused/*.yaml "$T"/events/refused/*.yaml | wc -l)
 
 # Coverage, as numbers
 c=$T/combos/combos.tsv
-echo "(a) $(grep -vc '(refused)' "$c") combinations generated, built and loaded:" \
-	"$(cut -f1 "$c" | sort -u | wc -l) attach types x $(cut -f2 "$c" | sort -u | wc -l) actions x" \
-	"$(cut -f1,3 "$c" | sort -u | wc -l) kinds of value (of the attach types)," \
-	"in $(wc -l < "$T/combos/tools.tsv") tools; $(grep -c '(refused)' "$c") refused by the language"
+# each combination's outcome: in a tool that loaded, in a tool tpgen refused as a whole
+# (refuse-ok), refused by the language, or failed
+while IFS=$'\t' read -r a act kind ev v tool; do
+	if [ "$tool" = "(refused)" ]; then
+		echo "refused"
+	elif [ -e "$T/st/$tool" ]; then
+		echo "failed"
+	elif [ -x "$OUT/$tool/$tool" ]; then
+		echo "loaded"
+	else
+		echo "refused-whole"
+	fi
+done < "$c" > "$T/outcome"
+paste "$c" "$T/outcome" > "$T/combos.out"
+echo "(a) $(grep -c 'loaded$' "$T/outcome") combinations generated, built and loaded" \
+	"($(cut -f1 "$c" | sort -u | wc -l) attach types, $(awk -F'\t' '$2 != "edge" { print $2 }' "$c" | sort -u | wc -l)" \
+	"actions, $(cut -f1,3 "$c" | sort -u | wc -l) kinds of value of an attach type, $(wc -l < "$T/combos/tools.tsv") tools);" \
+	"$(grep -c '^refused$' "$T/outcome") refused by the language (as they should be)," \
+	"$(grep -c 'refused-whole$' "$T/outcome") in tools tpgen refused with a located error," \
+	"$(grep -c 'failed$' "$T/outcome") failed"
 for a in tracepoint raw_tp tp_btf; do
-	echo "    $a: $(awk -F'\t' -v a=$a '$1 == a && $6 != "(refused)" { print $3 }' "$c" | sort -u | tr '\n' ' ')"
+	echo "    $a: $(awk -F'\t' -v a=$a '$1 == a && $7 == "loaded" { print $3 }' "$T/combos.out" | sort -u | tr '\n' ' ')"
 done
+awk -F'\t' '$7 == "refused-whole" { print "    refused as a whole: " $1 " " $3 " (" $6 ")" }' "$T/combos.out" | sort -u
 events=0 fields=0
 for s in "${SYSTEMS[@]}"; do
 	n=$(awk -F'\t' -v s="$s" '$1 == s { n++ } END { print n + 0 }' "$T/events/printed.tsv")

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# B5: tools generated from specs against the same tools of libbpf-tools (Debian's
+# libbpf-tools package, hand-written libbpf C): runqlat, syscount, opensnoop,
+# biolatency and hardirqs, each pair on the same fixed workload, in interleaved
+# rounds (bare, libbpf-tools, generated; again). For each tool: the workload's wall
+# time and the overhead over the bare run of the same round, and the BPF programs'
+# own run time from kernel.bpf_stats_enabled (run_time_ns / run_cnt of each program
+# the tool's process holds), per run and per operation of the workload. Prints the
+# ratios generated / libbpf-tools; no thresholds.
+#
+# Sourced by bench/run.sh, or on its own: bash bench/b5.sh (results in out/bench/b5.json).
+# BENCH_B5_RUNS (default 5) rounds; BENCH_B5_TOOLS="runqlat ..." runs some tools only;
+# BENCH_B5_PINGPONG, _SYSCALLS, _OPENS, _IOS size the workloads.
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+	cd "$(dirname "$0")/.." || exit 1
+	. bench/lib.sh
+	mkdir -p "$OUT"
+	bench_env_check
+	B5_ALONE=1
+fi
+
+B5_RUNS=${BENCH_B5_RUNS:-5}
+B5=$OUT/b5
+mkdir -p "$B5"
+
+# name, spec, workload and the operations it makes (what one "op" is, for ns/op)
+B5_TOOLS=(runqlat syscount opensnoop biolatency hardirqs)
+declare -A B5_SPEC=(
+	[runqlat]=bench/b5_runqlat.yaml
+	[syscount]=bench/b5_syscount.yaml
+	[opensnoop]=specs/opensnoop.yaml
+	[biolatency]=bench/b5_biolatency.yaml
+	[hardirqs]=specs/hardirqs.yaml
+)
+B5_PINGPONG=${BENCH_B5_PINGPONG:-30000}
+B5_SYSCALLS=${BENCH_B5_SYSCALLS:-500000}
+B5_OPENS=${BENCH_B5_OPENS:-50000}
+B5_IOS=${BENCH_B5_IOS:-3000}
+declare -A B5_WORK=(
+	[runqlat]="'$B5/b5_work' pingpong $B5_PINGPONG"
+	[syscount]="'$B5/b5_work' getppid $B5_SYSCALLS"
+	[opensnoop]="'$B5/b5_work' open $B5_OPENS"
+	[biolatency]="dd if=/dev/zero of='$B5/dd.dat' bs=4k count=$B5_IOS oflag=direct"
+	[hardirqs]="dd if=/dev/zero of='$B5/dd.dat' bs=4k count=$B5_IOS oflag=direct"
+)
+declare -A B5_OPS=(
+	[runqlat]="$((2 * B5_PINGPONG)) thread switches (two threads passing a byte through pipes)"
+	[syscount]="$B5_SYSCALLS getppid calls"
+	[opensnoop]="$B5_OPENS openat calls of /dev/null"
+	[biolatency]="$B5_IOS writes of 4 KiB, dd oflag=direct"
+	[hardirqs]="$B5_IOS writes of 4 KiB, dd oflag=direct (a block device interrupt each)"
+)
+[ -n "${BENCH_B5_TOOLS:-}" ] && read -r -a B5_TOOLS <<< "$BENCH_B5_TOOLS"
+
+# the ids of the BPF programs a process holds (its fds of bpf-prog, as fdinfo says)
+b5_prog_ids() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:bpf-prog" ] &&
+			awk '/^prog_id:/ { print $2 }' "/proc/$1/fdinfo/${fd##*/}"
+	done | sort -n | tr '\n' ' '
+}
+# "id name run_time_ns run_cnt" of the programs IDS
+b5_prog_stats() {
+	bpftool prog show -j 2>/dev/null | python3 -c '
+import json, sys
+ids = set(sys.argv[1].split())
+for p in json.load(sys.stdin):
+    if str(p["id"]) in ids:
+        print(p["id"], p.get("name", "?"), p.get("run_time_ns", 0), p.get("run_cnt", 0))' "$1"
+}
+
+# b5_start CMD...: start a tool in the background (line-buffered, so that we see it
+# is attached: "Tracing ..." or opensnoop's header), B5_BG its pid
+b5_start() {
+	local i
+	: > "$B5/bg.log"
+	stdbuf -oL -eL "$@" > "$B5/bg.log" 2>&1 &
+	B5_BG=$!
+	for ((i = 0; i < 400; i++)); do
+		grep -q -E 'Tracing|^PID ' "$B5/bg.log" && return 0
+		kill -0 $B5_BG 2>/dev/null || break
+		sleep 0.05
+	done
+	echo "    ($* did not start: $(head -c 300 "$B5/bg.log" | tr '\n' ' '))"
+	b5_stop
+	return 1
+}
+b5_stop() {
+	local i
+	[ -n "${B5_BG:-}" ] || return 0
+	kill -INT "$B5_BG" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		kill -0 "$B5_BG" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 "$B5_BG" 2>/dev/null && { echo "    (pid $B5_BG ignored SIGINT for 10s: killed)"; kill -KILL "$B5_BG"; }
+	wait "$B5_BG" 2>/dev/null
+	B5_BG=
+}
+
+# the workload, timed: prints its seconds
+b5_work() {
+	local s e
+	rm -f "$B5/dd.dat"
+	s=$(now)
+	eval "$1" > /dev/null 2>&1 || { echo nan; return; }
+	e=$(now)
+	elapsed "$s" "$e"
+}
+
+cc -O2 -Wall -Wextra -Werror -pthread -o "$B5/b5_work" bench/b5_work.c || die "building bench/b5_work.c failed"
+B5_LIBBPF=1
+for t in "${B5_TOOLS[@]}"; do
+	[ -x "/usr/sbin/$t" ] || B5_LIBBPF=0
+done
+if [ $B5_LIBBPF = 0 ]; then
+	echo "B5: libbpf-tools is not installed (make bench installs it; apt-get install libbpf-tools): skipped"
+	json_row bench=B5 name="skipped: no libbpf-tools"
+	return 0 2>/dev/null || exit 0
+fi
+for t in "${B5_TOOLS[@]}"; do
+	"$TPGEN" "${B5_SPEC[$t]}" -o "$B5/gen" > "$B5/$t.gen.log" 2>&1 &&
+		make -s -C "$B5/gen/$t" >> "$B5/$t.gen.log" 2>&1 ||
+		die "generating or building $t from ${B5_SPEC[$t]} failed: $(head -n 3 "$B5/$t.gen.log")"
+done
+
+B5_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
+sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot set kernel.bpf_stats_enabled"
+
+echo "B5 generated tools vs libbpf-tools $(dpkg-query -W -f='${Version}' libbpf-tools 2>/dev/null)" \
+	"(median of $B5_RUNS interleaved rounds; BPF time from kernel.bpf_stats_enabled)"
+# per tool and side: seconds, overhead, ns/run, ns/op of each round; per program: sums
+declare -A B5_T B5_OV B5_NR B5_NO B5_PT B5_PC B5_PROGS
+for ((r = 0; r < B5_RUNS; r++)); do
+	for t in "${B5_TOOLS[@]}"; do
+		ops=${B5_OPS[$t]%% *}
+		bare=$(b5_work "${B5_WORK[$t]}")
+		B5_T[$t,bare]+="$bare "
+		for side in libbpf-tools generated; do
+			if [ $side = libbpf-tools ]; then
+				b5_start "/usr/sbin/$t" || continue
+			else
+				b5_start "$B5/gen/$t/$t" || continue
+			fi
+			ids=$(b5_prog_ids "$B5_BG")
+			b5_prog_stats "$ids" > "$B5/before"
+			secs=$(b5_work "${B5_WORK[$t]}")
+			b5_prog_stats "$ids" > "$B5/after"
+			b5_stop
+			B5_T[$t,$side]+="$secs "
+			B5_OV[$t,$side]+="$(awk -v a="$secs" -v b="$bare" 'BEGIN { printf "%.6f", a - b }') "
+			# per program: what it ran during the workload
+			while read -r id name ns cnt; do
+				read -r _ _ ns0 cnt0 < <(grep "^$id " "$B5/before")
+				B5_PT[$t,$side,$name]=$(( ${B5_PT[$t,$side,$name]:-0} + ns - ${ns0:-0} ))
+				B5_PC[$t,$side,$name]=$(( ${B5_PC[$t,$side,$name]:-0} + cnt - ${cnt0:-0} ))
+				[[ " ${B5_PROGS[$t,$side]:-} " == *" $name "* ]] || B5_PROGS[$t,$side]+="$name "
+			done < "$B5/after"
+			read -r ns cnt < <(awk 'NR == FNR { t0[$1] = $3; c0[$1] = $4; next }
+				{ t += $3 - t0[$1]; c += $4 - c0[$1] } END { print t + 0, c + 0 }' "$B5/before" "$B5/after")
+			B5_NR[$t,$side]+="$(awk -v t="$ns" -v c="$cnt" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }') "
+			B5_NO[$t,$side]+="$(awk -v t="$ns" -v n="$ops" 'BEGIN { printf "%.1f", t / n }') "
+		done
+	done
+done
+sysctl -q -w kernel.bpf_stats_enabled="$B5_STATS_WAS"
+rm -f "$B5/dd.dat"
+
+b5_median() { tr ' ' '\n' | grep -v -e '^$' -e nan | sort -g | stats | cut -d' ' -f1; }
+b5_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "nan" || b == "nan" || b <= 0) print "nan"; else printf "%.2f", a / b }'; }
+for t in "${B5_TOOLS[@]}"; do
+	echo "  $t: ${B5_SPEC[$t]} vs /usr/sbin/$t; ${B5_OPS[$t]}"
+	printf '    %-14s %10s %10s %12s %12s\n' "" workload overhead "BPF ns/run" "BPF ns/op"
+	bare=$(echo "${B5_T[$t,bare]}" | b5_median)
+	printf '    %-14s %9.3fs\n' bare "$bare"
+	json_row bench=B5 tool="$t" name=bare seconds="$bare" ops="${B5_OPS[$t]}"
+	declare -A M=()
+	for side in libbpf-tools generated; do
+		[ -n "${B5_T[$t,$side]:-}" ] || { echo "    $side: did not run"; continue; }
+		M[$side,t]=$(echo "${B5_T[$t,$side]}" | b5_median)
+		M[$side,ov]=$(echo "${B5_OV[$t,$side]}" | b5_median)
+		M[$side,nr]=$(echo "${B5_NR[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
+		M[$side,no]=$(echo "${B5_NO[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
+		printf '    %-14s %9.3fs %+9.3fs %12s %12s\n' "$side" "${M[$side,t]}" "${M[$side,ov]}" "${M[$side,nr]}" \
+			"${M[$side,no]}"
+		json_row bench=B5 tool="$t" name="$side" seconds="${M[$side,t]}" overhead_seconds="${M[$side,ov]}" \
+			ns_per_run="${M[$side,nr]}" ns_per_op="${M[$side,no]}"
+		for p in ${B5_PROGS[$t,$side]:-}; do
+			c=${B5_PC[$t,$side,$p]}
+			n=$(awk -v t="${B5_PT[$t,$side,$p]}" -v c="$c" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }')
+			printf '      %-28s %8s ns/run %10d runs in %d rounds\n' "$p" "$n" "$c" "$B5_RUNS"
+			json_row bench=B5 tool="$t" name="$side program" program="$p" ns_per_run="$n" runs="$c"
+		done
+	done
+	rnr=$(b5_ratio "${M[generated,nr]:-}" "${M[libbpf-tools,nr]:-}")
+	rno=$(b5_ratio "${M[generated,no]:-}" "${M[libbpf-tools,no]:-}")
+	# overheads at or below zero are the noise of the machine: no ratio of them
+	rov=nan
+	awk -v g="${M[generated,ov]:-nan}" -v l="${M[libbpf-tools,ov]:-nan}" \
+		'BEGIN { exit !(g != "nan" && l != "nan" && g > 0 && l > 0) }' &&
+		rov=$(b5_ratio "${M[generated,ov]}" "${M[libbpf-tools,ov]}")
+	echo "    generated / libbpf-tools: BPF ns/run $rnr, BPF ns/op $rno, overhead" \
+		"$([ "$rov" = nan ] && echo "n/a (an overhead within the noise)" || echo "$rov")"
+	json_row bench=B5 tool="$t" name="generated / libbpf-tools" ns_per_run_ratio="$rnr" ns_per_op_ratio="$rno" \
+		overhead_ratio="$rov"
+	unset M
+done
+echo
+
+if [ -n "${B5_ALONE:-}" ]; then
+	# on its own: the rows in out/bench/b5.json (results.json is make bench's)
+	(OUT=$B5 json_write) && mv "$B5/results.json" "$OUT/b5.json" && echo "results: $OUT/b5.json"
+fi

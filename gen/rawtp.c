@@ -15,6 +15,7 @@
  * a binary search, so the cost is one walk of the BTF.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ struct index {
 	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
 	struct kbtf_names tags;	/* struct, union, enum names */
 	struct kbtf_names idents; /* typedef names */
+	bool vmlinux_names;	/* spell kernel types as vmlinux.h does: btf_dump, renames and all */
 	struct btf_dump *dump;
 	struct strbuf out;	/* what btf_dump prints */
 	bool quiet;		/* drop what btf_dump prints */
@@ -107,7 +109,8 @@ static void index_build(struct index *x)
 		case BTF_KIND_TYPEDEF:
 			if (name[0] == 'b' && has_prefix(name, "btf_trace_", 10))
 				push(&x->tps, name + 10, i);
-			kbtf_names_add(&x->idents, name, i);
+			if (x->vmlinux_names)
+				kbtf_names_add(&x->idents, name, i);
 			break;
 		case BTF_KIND_FUNC:
 			if (name[0] != '_' || name[1] != '_')
@@ -126,7 +129,8 @@ static void index_build(struct index *x)
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM64:
-			kbtf_names_add(&x->tags, name, i);
+			if (x->vmlinux_names)
+				kbtf_names_add(&x->tags, name, i);
 			break;
 		default:
 			break;
@@ -441,7 +445,10 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 	a->type_sa = sb_steal(&sb);
 	a->decl_sa = xasprintf("%s%s%s", a->type_sa, a->type_sa[strlen(a->type_sa) - 1] == '*' ? "" : " ",
 			       a->name);
-	if (chain_check(x, a->type_id, 0) >= 0) {
+	if (!x->vmlinux_names) {
+		a->decl = kbtf_decl(btf, a->type_id, a->name);
+		a->ktype = kbtf_decl(btf, a->type_id, "");
+	} else if (chain_check(x, a->type_id, 0) >= 0) {
 		a->decl = kernel_decl(x, a->type_id, a->name);
 		a->ktype = kernel_decl(x, a->type_id, "");
 	}
@@ -500,9 +507,9 @@ static void index_free(struct index *x)
 	sb_free(&x->out);
 }
 
-int rawtp_load(struct raw_tps *r, const struct btf *btf)
+static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 {
-	struct index x = { .btf = btf };
+	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names };
 	long upto = 0, m;
 	int err = 0, j, k;
 	__u32 i;
@@ -517,22 +524,25 @@ int rawtp_load(struct raw_tps *r, const struct btf *btf)
 		err = load_tp(&x, &r->tp[r->nr++], &x.tps.v[j]);
 		if (err)
 			goto out;
-		for (k = 0; k < r->tp[r->nr - 1].nr_args; k++) {
+		for (k = 0; vmlinux_names && k < r->tp[r->nr - 1].nr_args; k++) {
 			m = chain_check(&x, r->tp[r->nr - 1].args[k].type_id, 0);
 			upto = m > upto ? m : upto;
 		}
 	}
-	x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
-	if (!x.dump) {
-		err = -errno ?: -ENOMEM;
-		pr_err("cannot print BTF types: %s", strerror(-err));
-		goto out;
+	if (vmlinux_names) {
+		x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
+		if (!x.dump) {
+			err = -errno ?: -ENOMEM;
+			pr_err("cannot print BTF types: %s", strerror(-err));
+			goto out;
+		}
 	}
 	/*
 	 * A repeated name gets ___2, ___3 in the order btf_dump first meets its
 	 * types. Meet them as 'bpftool btf dump format c' does (every id in
 	 * turn) up to the last one we print: the names then match vmlinux.h.
 	 */
+	if (getenv("TPGEN_PHASES")) fprintf(stderr, "upto %ld of %u\n", upto, btf__type_cnt(btf));
 	x.quiet = true;
 	for (i = 1; i <= upto; i++)
 		btf_dump__dump_type(x.dump, i);
@@ -564,6 +574,16 @@ out:
 	if (err)
 		rawtp_free(r);
 	return err;
+}
+
+int rawtp_load(struct raw_tps *r, const struct btf *btf)
+{
+	return load(r, btf, true);
+}
+
+int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf)
+{
+	return load(r, btf, false);
 }
 
 void rawtp_free(struct raw_tps *r)

@@ -10,9 +10,6 @@
 #include "emit.h"
 #include "output.h"
 #include "rawtp.h"
-#include <time.h>
-static double T0;
-static void ph(const char *w){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);double n=t.tv_sec*1e3+t.tv_nsec/1e6; if(getenv("TPGEN_PHASES")) fprintf(stderr,"%-12s %7.1f\n",w,T0?n-T0:0); T0=n;}
 
 static void usage(FILE *f)
 {
@@ -41,16 +38,13 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	char *banner, *guard;
 	int err, i;
 
-	ph("start");
 	err = inputs_load_events(in);
-	ph("events");
 	if (err)
 		return err == -ENOENT && !in->tracefs ? -EACCES : err;
 	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
 	err = inputs_load_btf(in, core);
 	if (err && core)
 		return err;
-	ph("btf");
 	err = tp_events_select(&in->evs, pats, npats, &sel);
 	if (err)
 		return err;
@@ -67,12 +61,10 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 		if (sel[i])
 			hash = fnv1a64(hash, &in->evs.ev[i].hash, sizeof(in->evs.ev[i].hash));
 	hash = fnv1a64(hash, &in->btf_hash, sizeof(in->btf_hash));
-	ph("names");
 	banner = make_banner(in, hash);
 	guard = emit_guard(output, "__TPGEN_CTX_H");
 	sb_init(&sb);
 	err = emit_ctx_header(&sb, &in->evs, sel, guard, banner);
-	ph("emit");
 	if (!err) {
 		outputs_add(o, output, &sb);
 		for (i = 0; i < in->evs.nr; i++)
@@ -98,13 +90,10 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 	char *banner;
 	int err, i, j;
 
-	ph("start");
 	err = inputs_load_btf(in, true);
-	ph("btf");
 	if (err)
 		return err == -ENOENT && !in->btf_path ? -EACCES : err;
 	err = mode == RAW_MODE_VMLINUX ? rawtp_load(&r, in->btf) : rawtp_load_standalone(&r, in->btf);
-	ph("rawtp");
 	if (err)
 		return err;
 	sel = xcalloc(r.nr, sizeof(*sel));
@@ -132,7 +121,6 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		banner = make_banner(in, in->btf_hash);
 		sb_init(&sb);
 		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
-		ph("emit");
 		if (!err) {
 			outputs_add(o, output, &sb);
 			for (i = 0; i < in->nr_read; i++)
@@ -221,7 +209,6 @@ int cmd_headers(int argc, char **argv)
 		err = ctx_headers(&in, argv + optind, argc - optind, output, core, &o);
 	if (!err)
 		err = outputs_commit(&o);
-	ph("commit");
 out:
 	outputs_free(&o);
 	inputs_free(&in);

@@ -15,7 +15,6 @@
  * a binary search, so the cost is one walk of the BTF.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -542,7 +541,6 @@ static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 	 * types. Meet them as 'bpftool btf dump format c' does (every id in
 	 * turn) up to the last one we print: the names then match vmlinux.h.
 	 */
-	if (getenv("TPGEN_PHASES")) fprintf(stderr, "upto %ld of %u\n", upto, btf__type_cnt(btf));
 	x.quiet = true;
 	for (i = 1; i <= upto; i++)
 		btf_dump__dump_type(x.dump, i);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* Inputs: live tracefs and BTF, or copies of them, loaded once on demand. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,10 +12,15 @@
 #include "rawtp.h"
 #include "util.h"
 
+/* BTF and the format files may load at once (tpgen headers): one list, one lock */
+static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static void note_read(struct inputs *in, const char *path)
 {
+	pthread_mutex_lock(&read_lock);
 	in->read = xrealloc(in->read, (in->nr_read + 1) * sizeof(*in->read));
 	in->read[in->nr_read++] = xstrdup(path);
+	pthread_mutex_unlock(&read_lock);
 }
 
 int inputs_option(struct inputs *in, int opt, const char *arg)

@@ -3,7 +3,7 @@
  * Context headers: one struct per tracepoint event laid out exactly as the
  * kernel's record. Every field's offset and size and every record's size are
  * asserted through one short macro each (__TPGEN_FIELD, __TPGEN_SIZE); the
- * common header is a macro of its own, asserted once. Arrays and
+ * common header is one struct, 'ent' in each record, asserted once. Arrays and
  * __data_loc/__rel_loc fields get accessor macros over a few helpers defined
  * once. Each struct sits in an include guard of its own, so headers that share
  * events can be included in one file.
@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "fieldtype.h"
 
 #define COMMENT_COL	48
 #define MACRO_COL	72
@@ -65,11 +66,12 @@ static const char intro[] =
 	" * tell which kernel a program is loaded on. For another kernel, regenerate the\n"
 	" * header, or use CO-RE (tpgen headers --core).\n"
 	" *\n"
-	" * The common header (common_type, common_flags, common_preempt_count,\n"
-	" * common_pid) is __TPGEN_COMMON(), asserted once. BPF programs cannot read\n"
-	" * the first 8 bytes of a record (the verifier refuses ctx offsets below 8), so\n"
-	" * for BPF those fields are marked unavailable and reading one is a compile\n"
-	" * error; use bpf_get_current_pid_tgid() for the pid. Host code sees them.\n"
+	" * The common header (common_type, common_flags, common_preempt_count and\n"
+	" * common_pid in the format files) is 'struct tpgen_trace_entry ent', as the\n"
+	" * kernel's trace_event_raw_<class> structs have it, asserted once. BPF programs\n"
+	" * cannot read it (the verifier refuses ctx offsets below 8): for them 'ent' is\n"
+	" * marked unavailable, and ctx->ent.pid does not compile; use\n"
+	" * bpf_get_current_pid_tgid(). Host code reads ctx->ent.pid as usual.\n"
 	" *\n"
 	" * Accessors, for field f of struct s:\n"
 	" *   s__read_f(ctx, dst, size)  (BPF) copy an array or __data_loc field into dst;\n"
@@ -84,12 +86,18 @@ static const char intro[] =
 static const char helpers[] =
 	"#ifndef __TPGEN_CTX_HELPERS\n"
 	"#define __TPGEN_CTX_HELPERS\n"
-	"/* Layout proofs: a member's offset and size, a record's size (two asserts: cheaper than &&) */\n"
+	"/*\n"
+	" * Layout proofs: a member's offset and size, a record's size. Two asserts\n"
+	" * and size_t literals cost clang less than one && and int literals: with\n"
+	" * thousands of them, that decides whether the header compiles faster than\n"
+	" * vmlinux.h. A failure names the struct and member (clang prints the\n"
+	" * condition, gcc the line).\n"
+	" */\n"
 	"#define __TPGEN_FIELD(s, m, off, size)\t\t\t\t\t\t\\\n"
-	"\t_Static_assert(__builtin_offsetof(struct s, m) == off, #m);\t\t\\\n"
-	"\t_Static_assert(sizeof(((struct s *)0)->m) == size, #m)\n"
-	"#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off, #m)\n"
-	"#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size, #s)\n"
+	"\t_Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\");\t\t\\\n"
+	"\t_Static_assert(sizeof(((struct s *)0)->m) == size##ul, \"\")\n"
+	"#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\")\n"
+	"#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)\n"
 	"\n"
 	"/* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */\n"
 	"#define __tpgen_data_loc(s, ctx, loc, type) ({\t\t\t\t\t\\\n"
@@ -107,8 +115,9 @@ static const char helpers[] =
 	"})\n"
 	"\n"
 	"#ifdef __bpf__\n"
-	"/* the verifier refuses ctx offsets below 8: reading a common_* field does not compile */\n"
-	"#define __tpgen_no_bpf __attribute__((unavailable(\"BPF cannot read the common header: use bpf_get_current_pid_tgid()\")))\n"
+	"/* the verifier refuses ctx offsets below 8: reading the common header does not compile */\n"
+	"#define __tpgen_no_bpf __attribute__((unavailable(\"BPF programs cannot read the common header \"\\\n"
+	"\t\"(ctx offsets below 8): use bpf_get_current_pid_tgid() for the pid\")))\n"
 	"\n"
 	"/* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */\n"
 	"static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;\n"
@@ -168,20 +177,13 @@ static const char core_prelude[] =
 	"/*\n"
 	" * CO-RE (--core): structs named after the kernel's trace_event_raw_<class>,\n"
 	" * with a ___tpgen flavor, so libbpf relocates every field access to the\n"
-	" * offsets of the kernel the program is loaded on. Common fields are in 'ent'.\n"
+	" * offsets of the kernel the program is loaded on.\n"
 	" */\n"
 	"#ifdef __bpf__\n"
 	"#define __tpgen_core __attribute__((preserve_access_index))\n"
 	"#else\n"
 	"#define __tpgen_core\n"
 	"#endif\n"
-	"\n"
-	"struct trace_entry___tpgen {\n"
-	"\t__u16 type __tpgen_no_bpf;\n"
-	"\t__u8 flags __tpgen_no_bpf;\n"
-	"\t__u8 preempt_count __tpgen_no_bpf;\n"
-	"\t__s32 pid __tpgen_no_bpf;\n"
-	"} __tpgen_core;\n"
 	"\n"
 	"/* A field with no member in the class struct, at the offset of the kernel tpgen read */\n"
 	"#define __tpgen_at(s, ctx, off) ({\t\t\t\t\t\t\\\n"
@@ -263,7 +265,8 @@ static void emit_pad(struct strbuf *out, unsigned int at, unsigned int n)
 
 /*
  * The common header: the leading common_* fields, back to back from offset 0.
- * Events whose common headers are alike share one __TPGEN_COMMON*() macro.
+ * It is one struct, 'ent' in every record; events whose common headers are
+ * alike share it (tpgen_trace_entry, tpgen_trace_entry_2 for another, ...).
  */
 struct common_hdr {
 	const struct tp_event *ev;	/* the first event with it */
@@ -275,12 +278,12 @@ static int common_len(const struct tp_event *ev)
 	unsigned int end = 0;
 	int i;
 
-	if (ev->core_class)
-		return 0;	/* CO-RE structs have the kernel's 'ent' */
 	for (i = 0; i < ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
 
-		if (!f->common || f->offset != end || f->kind == FIELD_FLEX)
+		/* the member is the name without "common_": one that is a C name */
+		if (!f->common || f->offset != end || f->kind == FIELD_FLEX || !f->cname[7] ||
+		    ctype_is_keyword(f->cname + 7))
 			break;
 		end += f->size;
 	}
@@ -316,64 +319,74 @@ static int common_find(struct common_hdr **hdrs, int *nr, const struct tp_event 
 	return (*nr)++;
 }
 
-/* "__TPGEN_COMMON", "__TPGEN_COMMON_2", ...; "__tpgen_common", ... for the struct */
-static void put_common_name(struct strbuf *out, int idx, bool upper)
+/* "tpgen_trace_entry", "tpgen_trace_entry_2", ... */
+static void put_entry_name(struct strbuf *out, int idx)
 {
-	sb_puts(out, upper ? "__TPGEN_COMMON" : "__tpgen_common");
+	sb_puts(out, "tpgen_trace_entry");
 	if (idx) {
 		sb_putc(out, '_');
 		sb_putu(out, idx + 1);
 	}
 }
 
+/* The kernel's trace_entry member of a common field: "common_pid" -> "pid". */
+static const char *entry_member(const struct tp_field *f)
+{
+	return f->cname + 7;
+}
+
 static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
 {
-	size_t line;
 	int i;
 
-	sb_add(out, "#ifndef ", 8);
-	put_common_name(out, idx, true);
-	sb_puts(out, "\n/* The common header of event records (the kernel's struct trace_entry) */\n");
-	line = out->len;
-	sb_add(out, "#define ", 8);
-	put_common_name(out, idx, true);
-	sb_puts(out, "(no_bpf)");
+	sb_puts(out, "/* The common header of event records (the kernel's struct trace_entry) */\n");
+	sb_puts(out, "#ifndef __TPGEN_TRACE_ENTRY");
+	if (idx)
+		sb_printf(out, "_%d", idx + 1);
+	sb_puts(out, "\n#define __TPGEN_TRACE_ENTRY");
+	if (idx)
+		sb_printf(out, "_%d", idx + 1);
+	sb_add(out, "\nstruct ", 8);
+	put_entry_name(out, idx);
+	sb_add(out, " {\n", 3);
 	for (i = 0; i < h->nr; i++) {
 		const struct tp_field *f = &h->ev->fields[i];
+		const char *ct = f->ctype;
+		size_t start = out->len, n = strlen(ct);
 
-		sb_tab_to(out, line, MACRO_COL);
-		sb_add(out, "\\\n", 2);
-		line = out->len;
-		put_decl(out, f, false);
-		/* BPF reads no ctx offset below 8 */
-		if (f->offset < 8)
-			sb_add(out, " no_bpf", 7);
-		if (i + 1 < h->nr)
-			sb_putc(out, ';');
-		sb_tab_to(out, line, COMMENT_COL);
+		sb_putc(out, '\t');
+		sb_add(out, ct, n);
+		if (ct[n - 1] != '*' && ct[n - 1] != ' ')
+			sb_putc(out, ' ');
+		sb_puts(out, entry_member(f));
+		sb_puts(out, f->suffix);
+		sb_putc(out, ';');
+		sb_tab_to(out, start, COMMENT_COL);
 		sb_add(out, "/* ", 3);
+		sb_puts(out, f->name);
+		sb_add(out, ": ", 2);
 		put_spelling(out, f);
-		sb_add(out, " */", 3);
+		sb_add(out, " */\n", 4);
 	}
-	sb_add(out, "\nstruct ", 8);
-	put_common_name(out, idx, false);
-	sb_add(out, " {\n\t", 4);
-	put_common_name(out, idx, true);
-	sb_add(out, "();\n};\n#endif\n", 14);
+	sb_add(out, "};\n#endif\n", 10);
 	for (i = 0; i < h->nr; i++) {
 		const struct tp_field *f = &h->ev->fields[i];
 
 		sb_add(out, "__TPGEN_FIELD(", 14);
-		put_common_name(out, idx, false);
+		put_entry_name(out, idx);
 		sb_add(out, ", ", 2);
-		sb_puts(out, f->cname);
+		sb_puts(out, entry_member(f));
 		sb_add(out, ", ", 2);
 		sb_putu(out, f->offset);
 		sb_add(out, ", ", 2);
 		sb_putu(out, f->size);
 		sb_add(out, ");\n", 3);
 	}
-	sb_putc(out, '\n');
+	sb_add(out, "__TPGEN_SIZE(", 13);
+	put_entry_name(out, idx);
+	sb_add(out, ", ", 2);
+	sb_putu(out, h->ev->fields[h->nr - 1].offset + h->ev->fields[h->nr - 1].size);
+	sb_add(out, ");\n\n", 4);
 }
 
 /* The struct tag: "sched_switch_ctx", or with --core the class's flavor. */
@@ -391,7 +404,6 @@ static void put_tag(struct strbuf *out, const struct tp_event *ev)
 static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncommon, int common_idx)
 {
 	unsigned int pos = 0, i;
-	bool ent = false;
 
 	sb_add(out, "struct ", 7);
 	put_tag(out, ev);
@@ -399,11 +411,17 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncomm
 	if (ncommon) {
 		size_t start = out->len;
 
-		sb_putc(out, '\t');
-		put_common_name(out, common_idx, true);
-		sb_add(out, "(__tpgen_no_bpf);", 17);
+		sb_add(out, "\tstruct ", 8);
+		put_entry_name(out, common_idx);
+		sb_add(out, " ent __tpgen_no_bpf;", 20);
 		sb_tab_to(out, start, COMMENT_COL);
-		sb_puts(out, "/* common fields, 0 */\n");
+		sb_add(out, "/* ", 3);
+		sb_puts(out, ev->fields[0].name);
+		if (ncommon > 1) {
+			sb_add(out, " .. ", 4);
+			sb_puts(out, ev->fields[ncommon - 1].name);
+		}
+		sb_add(out, ", 0 */\n", 7);
 		pos = ev->fields[ncommon - 1].offset + ev->fields[ncommon - 1].size;
 	}
 	/* every gap gets a named pad: no hidden padding, the layout reads as the kernel's */
@@ -412,17 +430,7 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncomm
 
 		if (f->offset > pos)
 			emit_pad(out, pos, f->offset - pos);
-		if (ev->core_class && f->common) {
-			/* the kernel's struct trace_entry: type, flags, preempt_count, pid */
-			if (!ent) {
-				size_t start = out->len;
-
-				sb_puts(out, "\tstruct trace_entry___tpgen ent;");
-				sb_tab_to(out, start, COMMENT_COL);
-				sb_puts(out, "/* common_type, _flags, _preempt_count, _pid */\n");
-				ent = true;
-			}
-		} else if (ev->core_class && f->core_static) {
+		if (ev->core_class && f->core_static) {
 			emit_pad(out, f->offset, f->size);	/* read by a static accessor */
 		} else {
 			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
@@ -444,11 +452,6 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncom
 {
 	int i;
 
-	if (ev->core_class) {
-		sb_add(out, "__TPGEN_OFFSET(", 15);
-		put_tag(out, ev);
-		sb_add(out, ", ent, 0);\n", 11);
-	}
 	sb_add(out, "__TPGEN_SIZE(", 13);
 	put_tag(out, ev);
 	sb_add(out, ", ", 2);
@@ -458,7 +461,7 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncom
 		const struct tp_field *f = &ev->fields[i];
 		bool flex = f->kind == FIELD_FLEX;
 
-		if (ev->core_class && (f->common || f->core_static))
+		if (ev->core_class && f->core_static)
 			continue;
 		sb_puts(out, flex ? "__TPGEN_OFFSET(" : "__TPGEN_FIELD(");
 		put_tag(out, ev);
@@ -644,8 +647,12 @@ static void emit_forwards(struct strbuf *out, const struct tp_events *evs, const
 	free(v);
 }
 
-/* A field named like the member of a __data_loc field ('__data_loc_x' beside 'x'). */
-static int check_members(const struct tp_event *ev)
+/*
+ * A field named like a member tpgen makes: 'ent' beside a common header, the
+ * '__data_loc_x' beside __data_loc field 'x', a '__pad_N'. The kernel's own
+ * structs could not have them either.
+ */
+static int check_members(const struct tp_event *ev, int ncommon)
 {
 	int i, j;
 
@@ -654,10 +661,16 @@ static int check_members(const struct tp_event *ev)
 		const char *pfx = f->kind == FIELD_DATA_LOC ? "__data_loc_" :
 				  f->kind == FIELD_REL_LOC ? "__rel_loc_" : NULL;
 		size_t n = pfx ? strlen(pfx) : 0;
+		const char *c = f->cname;
 
+		if ((ncommon && i >= ncommon && !strcmp(c, "ent")) ||
+		    (!strncmp(c, "__pad_", 6) && c[6] && strspn(c + 6, "0123456789") == strlen(c + 6))) {
+			diag_error(ev->path, f->line, 0, "field '%s' has the name of a member tpgen makes "
+				   "(%s)", f->name, c[0] == 'e' ? "the common header" : "a gap");
+			return -EINVAL;
+		}
 		for (j = 0; pfx && j < ev->nr_fields; j++) {
-			const char *c = ev->fields[j].cname;
-
+			c = ev->fields[j].cname;
 			if (!strncmp(c, pfx, n) && !strcmp(c + n, f->cname)) {
 				diag_error(ev->path, ev->fields[j].line, 0, "field '%s' has the name of the "
 					   "member that holds %.*s field '%s'", ev->fields[j].name, (int)n - 1, pfx,
@@ -691,11 +704,11 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 
 		if (selected && !selected[i])
 			continue;
-		err = check_members(ev);
-		if (err)
-			goto out;
 		any_core |= ev->core_class != NULL;
 		ncommon[i] = common_len(ev);
+		err = check_members(ev, ncommon[i]);
+		if (err)
+			goto out;
 		if (ncommon[i])
 			hdr_of[i] = common_find(&hdrs, &nr_hdrs, ev, ncommon[i]);
 		size += estimate(ev);
@@ -736,9 +749,9 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		if (!seen) {
 			put_guard(out, "CORE_", ev->core_class);
 			emit_comment(out, ev);
-			emit_struct(out, ev, 0, 0);
+			emit_struct(out, ev, ncommon[i], hdr_of[i]);
 			sb_add(out, "#endif\n", 7);
-			emit_asserts(out, ev, 0);
+			emit_asserts(out, ev, ncommon[i]);
 			classes = xrealloc(classes, (nr_classes + 1) * sizeof(*classes));
 			classes[nr_classes++] = ev->core_class;
 		} else {

@@ -33,7 +33,8 @@ for want in 'char prev_comm\[16\];.*char\[TASK_COMM_LEN\], 8' \
 	    '__u8 __pad_17\[7\];' '} __attribute__((packed));' 'struct other__sched_switch_ctx {' \
 	    '^/\* ftrace/print \*/$' '^#define dynamic_ctx__read_addrs(ctx, dst, max)' \
 	    '^__TPGEN_FIELD(sched__sched_switch_ctx, prev_comm, 8, 16);$' '^__TPGEN_SIZE(packed_ctx, 24);$' \
-	    '^#define __TPGEN_COMMON(no_bpf)' '^	__TPGEN_COMMON(__tpgen_no_bpf);' \
+	    '^struct tpgen_trace_entry {$' '^	struct tpgen_trace_entry ent __tpgen_no_bpf;' \
+	    '^__TPGEN_FIELD(tpgen_trace_entry, pid, 4, 4);$' \
 	    '^#ifndef __TPGEN_CTX_sched__sched_switch_ctx$'; do
 	grep -q -- "$want" "$gold" || fail "golden header lacks: $want"
 done
@@ -108,3 +109,12 @@ EOF
 grep -qx "$T/clash/odd/clash/format:10: error: field '__data_loc_x' has the name of the member that holds __data_loc field 'x'" \
 	"$T/clash.err" || { cat "$T/clash.err"; fail "no located diagnostic for the clash"; }
 echo "golden header: $(grep -c '^struct .* {' "$gold") structs, identical across runs, compiles"
+
+# a field named 'ent' beside the common header (the kernel's structs could not have it): located
+sed -e 's/name: clash/name: ent/' -e 's/__data_loc char\[\] x;/int ent;/' -e '/__data_loc_x/d' \
+	"$T/clash/odd/clash/format" > "$T/ent.format"
+mkdir -p "$T/ent/odd/ent" && mv "$T/ent.format" "$T/ent/odd/ent/format"
+"$TPGEN" headers --tracefs "$T/ent" -o "$T/ent.h" 2> "$T/ent.err"; rc=$?
+[ $rc = 1 ] && [ ! -e "$T/ent.h" ] || fail "a field named 'ent': exit $rc, or a header written"
+grep -qx "$T/ent/odd/ent/format:9: error: field 'ent' has the name of a member tpgen makes (the common header)" \
+	"$T/ent.err" || { cat "$T/ent.err"; fail "no located diagnostic for a field named 'ent'"; }

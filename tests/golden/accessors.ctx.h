@@ -10,11 +10,12 @@
  * tell which kernel a program is loaded on. For another kernel, regenerate the
  * header, or use CO-RE (tpgen headers --core).
  *
- * The common header (common_type, common_flags, common_preempt_count,
- * common_pid) is __TPGEN_COMMON(), asserted once. BPF programs cannot read
- * the first 8 bytes of a record (the verifier refuses ctx offsets below 8), so
- * for BPF those fields are marked unavailable and reading one is a compile
- * error; use bpf_get_current_pid_tgid() for the pid. Host code sees them.
+ * The common header (common_type, common_flags, common_preempt_count and
+ * common_pid in the format files) is 'struct tpgen_trace_entry ent', as the
+ * kernel's trace_event_raw_<class> structs have it, asserted once. BPF programs
+ * cannot read it (the verifier refuses ctx offsets below 8): for them 'ent' is
+ * marked unavailable, and ctx->ent.pid does not compile; use
+ * bpf_get_current_pid_tgid(). Host code reads ctx->ent.pid as usual.
  *
  * Accessors, for field f of struct s:
  *   s__read_f(ctx, dst, size)  (BPF) copy an array or __data_loc field into dst;
@@ -43,12 +44,18 @@ typedef long long unsigned int __u64;
 
 #ifndef __TPGEN_CTX_HELPERS
 #define __TPGEN_CTX_HELPERS
-/* Layout proofs: a member's offset and size, a record's size (two asserts: cheaper than &&) */
+/*
+ * Layout proofs: a member's offset and size, a record's size. Two asserts
+ * and size_t literals cost clang less than one && and int literals: with
+ * thousands of them, that decides whether the header compiles faster than
+ * vmlinux.h. A failure names the struct and member (clang prints the
+ * condition, gcc the line).
+ */
 #define __TPGEN_FIELD(s, m, off, size)						\
-	_Static_assert(__builtin_offsetof(struct s, m) == off, #m);		\
-	_Static_assert(sizeof(((struct s *)0)->m) == size, #m)
-#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off, #m)
-#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size, #s)
+	_Static_assert(__builtin_offsetof(struct s, m) == off##ul, "");		\
+	_Static_assert(sizeof(((struct s *)0)->m) == size##ul, "")
+#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, "")
+#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)
 
 /* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */
 #define __tpgen_data_loc(s, ctx, loc, type) ({					\
@@ -66,8 +73,9 @@ typedef long long unsigned int __u64;
 })
 
 #ifdef __bpf__
-/* the verifier refuses ctx offsets below 8: reading a common_* field does not compile */
-#define __tpgen_no_bpf __attribute__((unavailable("BPF cannot read the common header: use bpf_get_current_pid_tgid()")))
+/* the verifier refuses ctx offsets below 8: reading the common header does not compile */
+#define __tpgen_no_bpf __attribute__((unavailable("BPF programs cannot read the common header "\
+	"(ctx offsets below 8): use bpf_get_current_pid_tgid() for the pid")))
 
 /* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */
 static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
@@ -121,27 +129,27 @@ __tpgen_read(void *dst, __u32 size, const void *src, __u32 len)
 })
 #endif /* __TPGEN_CTX_HELPERS */
 
-#ifndef __TPGEN_COMMON
 /* The common header of event records (the kernel's struct trace_entry) */
-#define __TPGEN_COMMON(no_bpf)						\
-	__u16 common_type no_bpf;		/* unsigned short, 0 */	\
-	__u8 common_flags no_bpf;		/* unsigned char, 2 */	\
-	__u8 common_preempt_count no_bpf;	/* unsigned char, 3 */	\
-	__s32 common_pid no_bpf			/* int, 4 */
-struct __tpgen_common {
-	__TPGEN_COMMON();
+#ifndef __TPGEN_TRACE_ENTRY
+#define __TPGEN_TRACE_ENTRY
+struct tpgen_trace_entry {
+	__u16 type;				/* common_type: unsigned short, 0 */
+	__u8 flags;				/* common_flags: unsigned char, 2 */
+	__u8 preempt_count;			/* common_preempt_count: unsigned char, 3 */
+	__s32 pid;				/* common_pid: int, 4 */
 };
 #endif
-__TPGEN_FIELD(__tpgen_common, common_type, 0, 2);
-__TPGEN_FIELD(__tpgen_common, common_flags, 2, 1);
-__TPGEN_FIELD(__tpgen_common, common_preempt_count, 3, 1);
-__TPGEN_FIELD(__tpgen_common, common_pid, 4, 4);
+__TPGEN_FIELD(tpgen_trace_entry, type, 0, 2);
+__TPGEN_FIELD(tpgen_trace_entry, flags, 2, 1);
+__TPGEN_FIELD(tpgen_trace_entry, preempt_count, 3, 1);
+__TPGEN_FIELD(tpgen_trace_entry, pid, 4, 4);
+__TPGEN_SIZE(tpgen_trace_entry, 8);
 
 #ifndef __TPGEN_CTX_accessors_ctx
 #define __TPGEN_CTX_accessors_ctx
 /* odd/accessors (id 9100) */
 struct accessors_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u32 __data_loc_x;			/* __data_loc char[], 8 */
 	__u32 __data_loc_x_len;			/* __data_loc char[], 12 */
 	__u32 __data_loc_read_x;		/* __data_loc char[], 16 */

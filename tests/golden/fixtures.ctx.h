@@ -10,11 +10,12 @@
  * tell which kernel a program is loaded on. For another kernel, regenerate the
  * header, or use CO-RE (tpgen headers --core).
  *
- * The common header (common_type, common_flags, common_preempt_count,
- * common_pid) is __TPGEN_COMMON(), asserted once. BPF programs cannot read
- * the first 8 bytes of a record (the verifier refuses ctx offsets below 8), so
- * for BPF those fields are marked unavailable and reading one is a compile
- * error; use bpf_get_current_pid_tgid() for the pid. Host code sees them.
+ * The common header (common_type, common_flags, common_preempt_count and
+ * common_pid in the format files) is 'struct tpgen_trace_entry ent', as the
+ * kernel's trace_event_raw_<class> structs have it, asserted once. BPF programs
+ * cannot read it (the verifier refuses ctx offsets below 8): for them 'ent' is
+ * marked unavailable, and ctx->ent.pid does not compile; use
+ * bpf_get_current_pid_tgid(). Host code reads ctx->ent.pid as usual.
  *
  * Accessors, for field f of struct s:
  *   s__read_f(ctx, dst, size)  (BPF) copy an array or __data_loc field into dst;
@@ -43,12 +44,18 @@ typedef long long unsigned int __u64;
 
 #ifndef __TPGEN_CTX_HELPERS
 #define __TPGEN_CTX_HELPERS
-/* Layout proofs: a member's offset and size, a record's size (two asserts: cheaper than &&) */
+/*
+ * Layout proofs: a member's offset and size, a record's size. Two asserts
+ * and size_t literals cost clang less than one && and int literals: with
+ * thousands of them, that decides whether the header compiles faster than
+ * vmlinux.h. A failure names the struct and member (clang prints the
+ * condition, gcc the line).
+ */
 #define __TPGEN_FIELD(s, m, off, size)						\
-	_Static_assert(__builtin_offsetof(struct s, m) == off, #m);		\
-	_Static_assert(sizeof(((struct s *)0)->m) == size, #m)
-#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off, #m)
-#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size, #s)
+	_Static_assert(__builtin_offsetof(struct s, m) == off##ul, "");		\
+	_Static_assert(sizeof(((struct s *)0)->m) == size##ul, "")
+#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, "")
+#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)
 
 /* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */
 #define __tpgen_data_loc(s, ctx, loc, type) ({					\
@@ -66,8 +73,9 @@ typedef long long unsigned int __u64;
 })
 
 #ifdef __bpf__
-/* the verifier refuses ctx offsets below 8: reading a common_* field does not compile */
-#define __tpgen_no_bpf __attribute__((unavailable("BPF cannot read the common header: use bpf_get_current_pid_tgid()")))
+/* the verifier refuses ctx offsets below 8: reading the common header does not compile */
+#define __tpgen_no_bpf __attribute__((unavailable("BPF programs cannot read the common header "\
+	"(ctx offsets below 8): use bpf_get_current_pid_tgid() for the pid")))
 
 /* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */
 static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;
@@ -125,27 +133,27 @@ struct fpu;
 struct iocb;
 union bpf_attr;
 
-#ifndef __TPGEN_COMMON
 /* The common header of event records (the kernel's struct trace_entry) */
-#define __TPGEN_COMMON(no_bpf)						\
-	__u16 common_type no_bpf;		/* unsigned short, 0 */	\
-	__u8 common_flags no_bpf;		/* unsigned char, 2 */	\
-	__u8 common_preempt_count no_bpf;	/* unsigned char, 3 */	\
-	__s32 common_pid no_bpf			/* int, 4 */
-struct __tpgen_common {
-	__TPGEN_COMMON();
+#ifndef __TPGEN_TRACE_ENTRY
+#define __TPGEN_TRACE_ENTRY
+struct tpgen_trace_entry {
+	__u16 type;				/* common_type: unsigned short, 0 */
+	__u8 flags;				/* common_flags: unsigned char, 2 */
+	__u8 preempt_count;			/* common_preempt_count: unsigned char, 3 */
+	__s32 pid;				/* common_pid: int, 4 */
 };
 #endif
-__TPGEN_FIELD(__tpgen_common, common_type, 0, 2);
-__TPGEN_FIELD(__tpgen_common, common_flags, 2, 1);
-__TPGEN_FIELD(__tpgen_common, common_preempt_count, 3, 1);
-__TPGEN_FIELD(__tpgen_common, common_pid, 4, 4);
+__TPGEN_FIELD(tpgen_trace_entry, type, 0, 2);
+__TPGEN_FIELD(tpgen_trace_entry, flags, 2, 1);
+__TPGEN_FIELD(tpgen_trace_entry, preempt_count, 3, 1);
+__TPGEN_FIELD(tpgen_trace_entry, pid, 4, 4);
+__TPGEN_SIZE(tpgen_trace_entry, 8);
 
 #ifndef __TPGEN_CTX_function_ctx
 #define __TPGEN_CTX_function_ctx
 /* ftrace/function (id 1) */
 struct function_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u64 ip;				/* unsigned long, 8 */
 	__u64 parent_ip;			/* unsigned long, 16 */
 	__u64 args[];				/* unsigned long[], 24 */
@@ -160,7 +168,7 @@ __TPGEN_OFFSET(function_ctx, args, 24);
 #define __TPGEN_CTX_kernel_stack_ctx
 /* ftrace/kernel_stack (id 4) */
 struct kernel_stack_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__s32 size;				/* int, 8 */
 	__u8 __pad_12[4];			/* gap, 12 */
 	__u64 caller[8];			/* unsigned long[8], 16 */
@@ -176,7 +184,7 @@ __TPGEN_FIELD(kernel_stack_ctx, caller, 16, 64);
 #define __TPGEN_CTX_print_ctx
 /* ftrace/print */
 struct print_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u64 ip;				/* unsigned long, 8 */
 	char buf[];				/* char[], 16 */
 };
@@ -189,7 +197,7 @@ __TPGEN_OFFSET(print_ctx, buf, 16);
 #define __TPGEN_CTX_dynamic_ctx
 /* odd/dynamic (id 9003) */
 struct dynamic_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u32 __data_loc_name;			/* __data_loc char[], 8 */
 	__u32 __data_loc_addrs;			/* __data_loc u64[], 12 */
 	__u32 __data_loc_cpumask;		/* __data_loc cpumask_t, 16 */
@@ -240,7 +248,7 @@ __TPGEN_FIELD(dynamic_ctx, after, 28, 4);
 #define __TPGEN_CTX_packed_ctx
 /* odd/packed (id 9004) */
 struct packed_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u8 kind;				/* unsigned char, 8 */
 	__u64 func;				/* unsigned long, 9 */
 	__s32 depth;				/* int, 17 */
@@ -256,7 +264,7 @@ __TPGEN_FIELD(packed_ctx, depth, 17, 4);
 #define __TPGEN_CTX_pointers_ctx
 /* odd/pointers (id 9001) */
 struct pointers_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	void *pcpu;				/* void __seg_gs *, 8 */
 	struct iocb **iocbpp;			/* struct iocb * *, 16 */
 	const char *const *argv;		/* const char *const *, 24 */
@@ -281,7 +289,7 @@ __TPGEN_FIELD(pointers_ctx, gtype, 64, 8);
 #define __TPGEN_CTX_typedefs_ctx
 /* odd/typedefs (id 9002) */
 struct typedefs_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u32 dev;				/* dev_t, 8 */
 	__u8 __pad_12[4];			/* gap, 12 */
 	__u64 ino;				/* xfs_ino_t, 16 */
@@ -319,7 +327,7 @@ __TPGEN_FIELD(typedefs_ctx, odd3, 78, 1);
 #define __TPGEN_CTX_with_dash_ctx
 /* odd/with-dash (id 9006) */
 struct with_dash_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__s32 default_;				/* int, 8; 'default' is a C keyword */
 	__u32 switch_;				/* unsigned int, 12; 'switch' is a C keyword */
 	__u32 __data_loc_struct_;		/* __data_loc char[], 16; 'struct' is a C keyword */
@@ -340,7 +348,7 @@ __TPGEN_FIELD(with_dash_ctx, __data_loc_struct_, 16, 4);
 #define __TPGEN_CTX_other__sched_switch_ctx
 /* other/sched_switch (id 9005): struct other__sched_switch_ctx, another selected event has the same name */
 struct other__sched_switch_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__s32 cpu;				/* int, 8 */
 };
 #endif
@@ -351,7 +359,7 @@ __TPGEN_FIELD(other__sched_switch_ctx, cpu, 8, 4);
 #define __TPGEN_CTX_sched_process_exec_ctx
 /* sched/sched_process_exec (id 365) */
 struct sched_process_exec_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	__u32 __data_loc_filename;		/* __data_loc char[], 8 */
 	__s32 pid;				/* pid_t, 12 */
 	__s32 old_pid;				/* pid_t, 16 */
@@ -372,7 +380,7 @@ __TPGEN_FIELD(sched_process_exec_ctx, old_pid, 16, 4);
 #define __TPGEN_CTX_sched__sched_switch_ctx
 /* sched/sched_switch (id 372): struct sched__sched_switch_ctx, another selected event has the same name */
 struct sched__sched_switch_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	char prev_comm[16];			/* char[TASK_COMM_LEN], 8 */
 	__s32 prev_pid;				/* pid_t, 24 */
 	__s32 prev_prio;			/* int, 28 */
@@ -399,7 +407,7 @@ __TPGEN_FIELD(sched__sched_switch_ctx, next_prio, 60, 4);
 #define __TPGEN_CTX_x86_fpu_before_save_ctx
 /* x86_fpu/x86_fpu_before_save (id 95) */
 struct x86_fpu_before_save_ctx {
-	__TPGEN_COMMON(__tpgen_no_bpf);		/* common fields, 0 */
+	struct tpgen_trace_entry ent __tpgen_no_bpf;	/* common_type .. common_pid, 0 */
 	struct fpu *fpu;			/* struct fpu *, 8 */
 	__u8 load_fpu;				/* bool, 16 */
 	__u8 __pad_17[7];			/* gap, 17 */

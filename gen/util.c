@@ -352,19 +352,38 @@ int mkdir_p(const char *path)
 	return err;
 }
 
+/* The file holds exactly data: compared a chunk at a time, never read whole. */
 static bool same_content(const char *path, const char *data, size_t len)
 {
+	size_t off = 0, chunk = 65536;
 	struct stat st;
-	size_t old_len;
-	char *old;
-	bool same;
+	bool same = true;
+	char *buf;
+	int fd;
 
 	if (stat(path, &st) || (size_t)st.st_size != len)
 		return false;
-	if (read_file(path, &old, &old_len))
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
 		return false;
-	same = old_len == len && !memcmp(old, data, len);
-	free(old);
+	buf = xmalloc(chunk + 1);
+	for (;;) {
+		ssize_t r = read(fd, buf, chunk + 1);	/* one more: a file grown since stat() */
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			same = !r && off == len;
+			break;
+		}
+		if ((size_t)r > len - off || memcmp(buf, data + off, r)) {
+			same = false;
+			break;
+		}
+		off += r;
+	}
+	free(buf);
+	close(fd);
 	return same;
 }
 

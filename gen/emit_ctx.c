@@ -14,8 +14,10 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "fieldtype.h"
@@ -688,16 +690,98 @@ static size_t estimate(const struct tp_event *ev)
 	return 256 + (size_t)ev->nr_fields * 160;
 }
 
+/* What emit_ctx_header() decided for each event before printing any. */
+struct plan {
+	int ncommon;		/* leading fields in 'ent' */
+	int hdr;		/* which common header */
+	bool class_first;	/* --core: the first event of its class prints the class struct */
+};
+
+static void emit_event(struct strbuf *out, const struct tp_event *ev, const struct plan *p)
+{
+	if (!ev->core_class) {
+		put_guard(out, "CTX_", ev->struct_name);
+		emit_comment(out, ev);
+		emit_struct(out, ev, p->ncommon, p->hdr);
+		emit_accessors(out, ev);
+		sb_add(out, "#endif\n", 7);
+		emit_asserts(out, ev, p->ncommon);
+		sb_putc(out, '\n');
+		return;
+	}
+	/* CO-RE: events of one class share its struct */
+	if (p->class_first) {
+		put_guard(out, "CORE_", ev->core_class);
+		emit_comment(out, ev);
+		emit_struct(out, ev, p->ncommon, p->hdr);
+		sb_add(out, "#endif\n", 7);
+		emit_asserts(out, ev, p->ncommon);
+	} else {
+		emit_comment(out, ev);
+	}
+	put_guard(out, "CTX_", ev->struct_name);
+	sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
+	emit_accessors(out, ev);
+	sb_add(out, "#endif\n\n", 8);
+}
+
+/* Events [lo, hi) of the selection into sb: the header is printed in two halves at once. */
+struct emit_job {
+	struct strbuf *sb;
+	const struct tp_events *evs;
+	const bool *selected;
+	const struct plan *plan;
+	int lo, hi;
+};
+
+static void *emit_range(void *arg)
+{
+	struct emit_job *job = arg;
+	int i;
+
+	for (i = job->lo; i < job->hi; i++)
+		if (!job->selected || job->selected[i])
+			emit_event(job->sb, &job->evs->ev[i], &job->plan[i]);
+	return NULL;
+}
+
+static const struct tp_events *class_evs;
+
+static int by_class(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(class_evs->ev[x].core_class, class_evs->ev[y].core_class);
+
+	return c ? c : x - y;
+}
+
+/* --core: mark the first selected event of each class (sorted, not a scan per event) */
+static void plan_classes(const struct tp_events *evs, const bool *selected, struct plan *plan)
+{
+	int *v = xcalloc(evs->nr ? evs->nr : 1, sizeof(*v));
+	int i, n = 0;
+
+	for (i = 0; i < evs->nr; i++)
+		if ((!selected || selected[i]) && evs->ev[i].core_class)
+			v[n++] = i;
+	class_evs = evs;
+	qsort(v, n, sizeof(*v), by_class);
+	for (i = 0; i < n; i++)
+		plan[v[i]].class_first = !i || strcmp(evs->ev[v[i]].core_class, evs->ev[v[i - 1]].core_class);
+	free(v);
+}
+
 int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool *selected,
 		    const char *guard, const char *banner)
 {
+	struct plan *plan = xcalloc(evs->nr ? evs->nr : 1, sizeof(*plan));
+	size_t size = 8192, half = 0, done = 0;
 	struct common_hdr *hdrs = NULL;
-	const char **classes = NULL;
-	int i, k, nr_hdrs = 0, nr_classes = 0, err = 0;
-	int *ncommon = xcalloc(evs->nr ? evs->nr : 1, sizeof(*ncommon));
-	int *hdr_of = xcalloc(evs->nr ? evs->nr : 1, sizeof(*hdr_of));
-	bool any_core = false;
-	size_t size = 8192;
+	int i, mid, nr_hdrs = 0, err = 0;
+	struct emit_job job[2];
+	bool any_core = false, threaded = false;
+	struct strbuf tail;
+	pthread_t th;
 
 	for (i = 0; i < evs->nr; i++) {
 		const struct tp_event *ev = &evs->ev[i];
@@ -705,14 +789,16 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		if (selected && !selected[i])
 			continue;
 		any_core |= ev->core_class != NULL;
-		ncommon[i] = common_len(ev);
-		err = check_members(ev, ncommon[i]);
+		plan[i].ncommon = common_len(ev);
+		err = check_members(ev, plan[i].ncommon);
 		if (err)
 			goto out;
-		if (ncommon[i])
-			hdr_of[i] = common_find(&hdrs, &nr_hdrs, ev, ncommon[i]);
+		if (plan[i].ncommon)
+			plan[i].hdr = common_find(&hdrs, &nr_hdrs, ev, plan[i].ncommon);
 		size += estimate(ev);
 	}
+	if (any_core)
+		plan_classes(evs, selected, plan);
 	sb_reserve(out, size);
 
 	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n/* ");
@@ -727,46 +813,31 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		emit_common(out, &hdrs[i], i);
 	if (any_core)
 		sb_puts(out, core_prelude);
-	for (i = 0; i < evs->nr; i++) {
-		const struct tp_event *ev = &evs->ev[i];
-		bool seen = false;
 
-		if (selected && !selected[i])
-			continue;
-		if (!ev->core_class) {
-			put_guard(out, "CTX_", ev->struct_name);
-			emit_comment(out, ev);
-			emit_struct(out, ev, ncommon[i], hdr_of[i]);
-			emit_accessors(out, ev);
-			sb_add(out, "#endif\n", 7);
-			emit_asserts(out, ev, ncommon[i]);
-			sb_putc(out, '\n');
-			continue;
-		}
-		/* CO-RE: events of one class share its struct */
-		for (k = 0; k < nr_classes && !seen; k++)
-			seen = !strcmp(classes[k], ev->core_class);
-		if (!seen) {
-			put_guard(out, "CORE_", ev->core_class);
-			emit_comment(out, ev);
-			emit_struct(out, ev, ncommon[i], hdr_of[i]);
-			sb_add(out, "#endif\n", 7);
-			emit_asserts(out, ev, ncommon[i]);
-			classes = xrealloc(classes, (nr_classes + 1) * sizeof(*classes));
-			classes[nr_classes++] = ev->core_class;
-		} else {
-			emit_comment(out, ev);
-		}
-		put_guard(out, "CTX_", ev->struct_name);
-		sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
-		emit_accessors(out, ev);
-		sb_add(out, "#endif\n\n", 8);
+	/* the second half of the structs goes to another core when there is much of it */
+	for (mid = 0; mid < evs->nr && done < size / 2; mid++)
+		if (!selected || selected[mid])
+			done += estimate(&evs->ev[mid]);
+	for (i = mid; i < evs->nr; i++)
+		if (!selected || selected[i])
+			half += estimate(&evs->ev[i]);
+	sb_init(&tail);
+	job[0] = (struct emit_job){ out, evs, selected, plan, 0, mid };
+	job[1] = (struct emit_job){ &tail, evs, selected, plan, mid, evs->nr };
+	if (half > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		sb_reserve(&tail, half);
+		threaded = !pthread_create(&th, NULL, emit_range, &job[1]);
 	}
+	emit_range(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		emit_range(&job[1]);
+	sb_add(out, tail.buf ? tail.buf : "", tail.len);
+	sb_free(&tail);
 	sb_printf(out, "#endif /* %s */\n", guard);
 out:
-	free(classes);
 	free(hdrs);
-	free(ncommon);
-	free(hdr_of);
+	free(plan);
 	return err;
 }

@@ -15,9 +15,11 @@
  * a binary search, so the cost is one walk of the BTF.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 
 #include "fieldtype.h"
@@ -43,6 +45,7 @@ struct index {
 	struct vec iters;	/* __traceiter_<tp> */
 	struct vec bts;		/* __bpf_trace_<class> */
 	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
+	pthread_mutex_t lock;	/* ... by whichever thread needs it first */
 	struct kbtf_names tags;	/* struct, union, enum names */
 	struct kbtf_names idents; /* typedef names */
 	bool vmlinux_names;	/* spell kernel types as vmlinux.h does: btf_dump, renames and all */
@@ -240,12 +243,16 @@ static const struct btf_type *class_fn(struct index *x, const char *tp, const st
 	p = named_fn(x, &x->bts, tp, proto, fn);
 	if (p || !x->bts.nr)
 		return p;
+	pthread_mutex_lock(&x->lock);
 	if (!x->by_proto) {
-		x->by_proto = xmalloc(x->bts.nr * sizeof(*x->by_proto));
-		memcpy(x->by_proto, x->bts.v, x->bts.nr * sizeof(*x->by_proto));
+		struct name_id *v = xmalloc(x->bts.nr * sizeof(*v));
+
+		memcpy(v, x->bts.v, x->bts.nr * sizeof(*v));
 		sort_btf = x->btf;
-		qsort(x->by_proto, x->bts.nr, sizeof(*x->by_proto), by_proto);
+		qsort(v, x->bts.nr, sizeof(*v), by_proto);
+		x->by_proto = v;
 	}
+	pthread_mutex_unlock(&x->lock);
 	hi = x->bts.nr;
 	while (lo < hi) {	/* first class whose prototype is not below ours */
 		int mid = lo + (hi - lo) / 2, c;
@@ -506,35 +513,97 @@ static void index_free(struct index *x)
 	sb_free(&x->out);
 }
 
+/* Every argument spelled; the types that fit no slot make the tracepoint unsupported. */
+static void spell_tp(struct index *x, struct raw_tp *tp)
+{
+	int k;
+
+	for (k = 0; !tp->unsupported && k < tp->nr_args; k++) {
+		const char *why = type_arg(x, &tp->args[k]);
+
+		if (why)
+			tp->unsupported = why;
+	}
+	for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
+		struct raw_arg *a = &tp->args[k];
+
+		if (!a->decl_sa) {
+			a->type_sa = xstrdup("__u64");
+			a->decl_sa = xasprintf("__u64 %s", a->name);
+		}
+		if (!a->decl) {
+			a->decl = xstrdup(a->decl_sa);
+			a->ktype = xstrdup(a->type_sa);
+		}
+	}
+}
+
+/* Tracepoints [lo, hi): named, and spelled unless btf_dump must do it after (one thread). */
+struct work {
+	struct index *x;
+	struct raw_tps *r;
+	const struct name_id **tps;
+	int lo, hi;
+};
+
+static void *work_range(void *arg)
+{
+	struct work *w = arg;
+	int j;
+
+	for (j = w->lo; j < w->hi; j++) {
+		load_tp(w->x, &w->r->tp[j], w->tps[j]);
+		if (!w->x->vmlinux_names)
+			spell_tp(w->x, &w->r->tp[j]);
+	}
+	return NULL;
+}
+
 static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 {
-	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names };
+	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names,
+			   .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct work w[2];
+	const struct name_id **tps;
+	bool threaded = false;
 	long upto = 0, m;
 	int err = 0, j, k;
+	pthread_t th;
 	__u32 i;
 
 	memset(r, 0, sizeof(*r));
 	sb_init(&x.out);
 	index_build(&x);
-	r->tp = xcalloc(x.tps.nr, sizeof(*r->tp));
-	for (j = 0; j < x.tps.nr; j++) {
-		if (j && !strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
-			continue;	/* a repeated typedef: the first one counts */
-		err = load_tp(&x, &r->tp[r->nr++], &x.tps.v[j]);
-		if (err)
-			goto out;
-		for (k = 0; vmlinux_names && k < r->tp[r->nr - 1].nr_args; k++) {
-			m = chain_check(&x, r->tp[r->nr - 1].args[k].type_id, 0);
+	tps = xcalloc(x.tps.nr ? x.tps.nr : 1, sizeof(*tps));
+	for (j = 0; j < x.tps.nr; j++)
+		if (!j || strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
+			tps[r->nr++] = &x.tps.v[j];	/* a repeated typedef: the first one counts */
+	r->tp = xcalloc(r->nr ? r->nr : 1, sizeof(*r->tp));
+	/* the work is CPU-bound and per tracepoint: two halves, one on another core */
+	w[0] = (struct work){ .x = &x, .r = r, .tps = tps, .lo = 0, .hi = r->nr / 2 };
+	w[1] = (struct work){ .x = &x, .r = r, .tps = tps, .lo = r->nr / 2, .hi = r->nr };
+	if (r->nr > 64 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = !pthread_create(&th, NULL, work_range, &w[1]);
+	if (!threaded)
+		w[0].hi = r->nr;
+	work_range(&w[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	free(tps);
+	if (!vmlinux_names)
+		goto out;
+
+	for (j = 0; j < r->nr; j++) {
+		for (k = 0; k < r->tp[j].nr_args; k++) {
+			m = chain_check(&x, r->tp[j].args[k].type_id, 0);
 			upto = m > upto ? m : upto;
 		}
 	}
-	if (vmlinux_names) {
-		x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
-		if (!x.dump) {
-			err = -errno ?: -ENOMEM;
-			pr_err("cannot print BTF types: %s", strerror(-err));
-			goto out;
-		}
+	x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
+	if (!x.dump) {
+		err = -errno ?: -ENOMEM;
+		pr_err("cannot print BTF types: %s", strerror(-err));
+		goto out;
 	}
 	/*
 	 * A repeated name gets ___2, ___3 in the order btf_dump first meets its
@@ -545,28 +614,8 @@ static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 	for (i = 1; i <= upto; i++)
 		btf_dump__dump_type(x.dump, i);
 	x.quiet = false;
-	for (j = 0; j < r->nr; j++) {
-		struct raw_tp *tp = &r->tp[j];
-
-		for (k = 0; !tp->unsupported && k < tp->nr_args; k++) {
-			const char *why = type_arg(&x, &tp->args[k]);
-
-			if (why)
-				tp->unsupported = why;
-		}
-		for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
-			struct raw_arg *a = &tp->args[k];
-
-			if (!a->decl_sa) {
-				a->type_sa = xstrdup("__u64");
-				a->decl_sa = xasprintf("__u64 %s", a->name);
-			}
-			if (!a->decl) {
-				a->decl = xstrdup(a->decl_sa);
-				a->ktype = xstrdup(a->type_sa);
-			}
-		}
-	}
+	for (j = 0; j < r->nr; j++)
+		spell_tp(&x, &r->tp[j]);
 out:
 	index_free(&x);
 	if (err)

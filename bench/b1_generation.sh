@@ -1,35 +1,91 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# B1 generation: whole-process time to describe every tracepoint of the kernel.
-echo "B1 generation (whole process, median of $RUNS; spread min..max)"
-printf '  %-44s %9s %19s\n' "command" "median" "spread"
+# B1 generation: whole-process time to describe every tracepoint of the kernel,
+# against the floor (reading the inputs: cat of every format file and of the
+# BTF), bpftool btf dump and bpftrace -lv; then the time clang takes to compile
+# a file that includes the whole-kernel headers, against the same file
+# including vmlinux.h. Every row runs once per round and rounds interleave, so
+# the machine's drift is spread over all rows; each ratio is of medians taken
+# in this one run.
 
-b1_row() {	# key name cmd...
-	local key=$1 name=$2 m lo hi
-	shift 2
-	read -r m lo hi < <(time_runs "$@" | stats)
-	B1[$key]=$m
-	printf '  %-44s %8.1fms %8.1f..%-8.1f' "$name" "$(awk -v x="$m" 'BEGIN{print x*1000}')" \
-		"$(awk -v x="$lo" 'BEGIN{print x*1000}')" "$(awk -v x="$hi" 'BEGIN{print x*1000}')"
-	json_row bench=B1 name="$name" median_s="$m" min_s="$lo" max_s="$hi"
+# b1_rounds KEY... : $RUNS interleaved rounds of the commands b1_cmd_KEY, after
+# one warm-up round; B1[KEY] = "median min max" in seconds
+b1_rounds() {
+	local i k s e
+	declare -A t
+	for k in "$@"; do "b1_cmd_$k" >/dev/null 2>&1; done
+	for ((i = 0; i < RUNS; i++)); do
+		for k in "$@"; do
+			s=$(now)
+			"b1_cmd_$k" >/dev/null 2>&1 || echo "    (b1: $k failed)" >&2
+			e=$(now)
+			t[$k]+="$(elapsed "$s" "$e") "
+		done
+	done
+	for k in "$@"; do
+		B1[$k]=$(printf '%s\n' ${t[$k]} | sort -n | stats)
+	done
 }
 
+b1_row() {	# KEY NAME
+	local m lo hi
+	read -r m lo hi <<< "${B1[$1]}"
+	printf '  %-46s %8.1fms %8.1f..%-8.1f\n' "$2" "$(awk -v x="$m" 'BEGIN{print x*1000}')" \
+		"$(awk -v x="$lo" 'BEGIN{print x*1000}')" "$(awk -v x="$hi" 'BEGIN{print x*1000}')"
+	json_row bench=B1 name="$2" median_s="$m" min_s="$lo" max_s="$hi"
+}
+
+b1_ratio() {	# LABEL KEY_A KEY_B TARGET
+	local r
+	r=$(ratio "${B1[$2]%% *}" "${B1[$3]%% *}")
+	printf '  %-52s %6s  (target <= %s)\n' "$1" "$r" "$4"
+	json_row bench=B1 name="ratio $1" value="$r" target="$4"
+}
+
+B1_FORMATS=(/sys/kernel/tracing/events/*/*/format)
+b1_cmd_floor() { cat "${B1_FORMATS[@]}" /sys/kernel/btf/vmlinux > /dev/null; }
+b1_cmd_ctx() { "$TPGEN" headers -o "$OUT/ctx.h"; }
+b1_cmd_raw() { "$TPGEN" headers --raw -o "$OUT/raw.h"; }
+b1_cmd_both() { "$TPGEN" headers -o "$OUT/ctx.h" && "$TPGEN" headers --raw -o "$OUT/raw.h"; }
+b1_cmd_bpftool() { bpftool btf dump file /sys/kernel/btf/vmlinux format c; }
+b1_cmd_bpftrace() { bpftrace -lv 'tracepoint:*:*'; }
+
 declare -A B1
-b1_row ctx "tpgen headers (ctx, all events)" "$TPGEN" headers -o "$OUT/ctx.h"; echo
-b1_row raw "tpgen headers --raw (all raw tracepoints)" "$TPGEN" headers --raw -o "$OUT/raw.h"; echo
-b1_ctx_raw() { "$TPGEN" headers -o "$OUT/ctx.h" && "$TPGEN" headers --raw -o "$OUT/raw.h"; }
-b1_row both "tpgen ctx + raw" b1_ctx_raw; echo
-b1_row bpftool "bpftool btf dump file vmlinux format c" bpftool btf dump file /sys/kernel/btf/vmlinux format c
+keys=(floor ctx raw both bpftool)
+command -v bpftrace >/dev/null && keys+=(bpftrace)
+echo "B1 generation (whole process, median of $RUNS interleaved rounds; spread min..max)"
+printf '  %-46s %10s %19s\n' "command" "median" "spread"
+b1_rounds "${keys[@]}"
+b1_row floor "floor: cat of every format file and the BTF"
+b1_row ctx "tpgen headers (ctx, all events)"
+b1_row raw "tpgen headers --raw (all raw tracepoints)"
+b1_row both "tpgen ctx + raw"
+b1_row bpftool "bpftool btf dump file vmlinux format c"
+[ -n "${B1[bpftrace]:-}" ] && b1_row bpftrace "bpftrace -lv 'tracepoint:*:*'"
+b1_ratio "tpgen ctx+raw / reading the inputs" both floor 1.2
+b1_ratio "tpgen ctx+raw / bpftool btf dump" both bpftool 0.5
+[ -n "${B1[bpftrace]:-}" ] && b1_ratio "tpgen ctx+raw / bpftrace -lv" both bpftrace 0.5
 echo
-if command -v bpftrace >/dev/null; then
-	b1_row bpftrace "bpftrace -lv 'tracepoint:*:*'" bpftrace -lv 'tracepoint:*:*'
-	echo
-fi
-r1=$(ratio "${B1[both]}" "${B1[bpftool]}")
-echo "  tpgen ctx+raw / bpftool btf dump:  $r1  (target <= 0.35)"
-json_row bench=B1 name="ratio tpgen/bpftool" value="$r1" target=0.35
-if [ -n "${B1[bpftrace]:-}" ]; then
-	r2=$(ratio "${B1[both]}" "${B1[bpftrace]}")
-	echo "  tpgen ctx+raw / bpftrace -lv:      $r2  (target <= 0.5)"
-	json_row bench=B1 name="ratio tpgen/bpftrace" value="$r2" target=0.5
-fi
+
+# Compile time: one program, the same but for the header it includes.
+vmh=$OUT/vmlinux.h
+bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$vmh" || die "bpftool btf dump failed"
+for h in vmlinux ctx raw; do
+	cat > "$OUT/inc_$h.bpf.c" <<-EOF
+		#include "$h.h"
+		char LICENSE[] __attribute__((section("license"), used)) = "Dual BSD/GPL";
+	EOF
+done
+b1_clang() { clang -target bpf -O2 -c "$OUT/inc_$1.bpf.c" -o "$OUT/inc_$1.bpf.o"; }
+b1_cmd_cc_vmlinux() { b1_clang vmlinux; }
+b1_cmd_cc_ctx() { b1_clang ctx; }
+b1_cmd_cc_raw() { b1_clang raw; }
+echo "B1 compile time: clang -target bpf -O2 of a file including one header (median of $RUNS interleaved rounds)"
+b1_rounds cc_vmlinux cc_ctx cc_raw
+printf '  vmlinux.h %s KB, ctx.h %s KB, raw.h %s KB\n' $(( $(stat -c %s "$vmh") / 1024 )) \
+	$(( $(stat -c %s "$OUT/ctx.h") / 1024 )) $(( $(stat -c %s "$OUT/raw.h") / 1024 ))
+b1_row cc_vmlinux "including vmlinux.h (bpftool btf dump)"
+b1_row cc_ctx "including the whole-kernel ctx header"
+b1_row cc_raw "including the whole-kernel raw header"
+b1_ratio "ctx header / vmlinux.h compile time" cc_ctx cc_vmlinux 1.0
+b1_ratio "raw header / vmlinux.h compile time" cc_raw cc_vmlinux 1.0
 echo

@@ -10,7 +10,8 @@
 #   B3 start-up: exec to first event, generated tool vs bpftrace; and the tool's build time
 #   B4 streaming: ring-buffer events/s until drops, drops counted vs lost
 #
-# BENCH_RUNS (default 7), BENCH_N (dd writes, default 2000000).
+# BENCH_RUNS (default 7), BENCH_N (dd writes, default 2000000), BENCH_ONLY (say
+# "B1" or "B1 B3": run those only).
 cd "$(dirname "$0")/.." || exit 1
 . bench/lib.sh
 
@@ -19,12 +20,12 @@ bench_env_check
 echo "tpgen bench: $(uname -r), $(nproc) CPUs, $RUNS runs each, N=$N"
 echo
 
-. bench/b1_generation.sh
-. bench/b2_overhead.sh
-for b in bench/b3_startup.sh bench/b4_streaming.sh; do
-	[ -f "$b" ] && . "$b"
-done
-. bench/b5.sh	# B5: generated tools vs libbpf-tools
+want() { [ -z "${BENCH_ONLY:-}" ] || [[ " $BENCH_ONLY " == *" $1 "* ]]; }
+want B1 && . bench/b1_generation.sh
+want B2 && . bench/b2_overhead.sh
+want B3 && [ -f bench/b3_startup.sh ] && . bench/b3_startup.sh
+want B4 && [ -f bench/b4_streaming.sh ] && . bench/b4_streaming.sh
+want B5 && . bench/b5.sh	# generated tools vs libbpf-tools
 
 json_write
 echo

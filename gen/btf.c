@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/btf.h>
@@ -96,11 +97,13 @@ static int precheck(const char *path)
 	return -EINVAL;
 }
 
-/* Out-edges of type 'id' that btf_dump follows when it prints a declaration. */
-static int edges(const struct btf *btf, const struct btf_type *t, __u32 *out, int max)
+/*
+ * Edge k of type t that btf_dump follows when it prints a declaration (the
+ * type a pointer, typedef, modifier or array is of; a prototype's return and
+ * parameter types; an anonymous struct's member types), or -1 past the last.
+ */
+static long edge(const struct btf_type *t, unsigned int k)
 {
-	int i, n = 0;
-
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
 	case BTF_KIND_TYPEDEF:
@@ -108,44 +111,38 @@ static int edges(const struct btf *btf, const struct btf_type *t, __u32 *out, in
 	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
 	case BTF_KIND_TYPE_TAG:
-		out[n++] = t->type;
-		break;
+		return k ? -1 : (long)t->type;
 	case BTF_KIND_ARRAY:
-		out[n++] = btf_array(t)->type;
-		break;
+		return k ? -1 : (long)btf_array(t)->type;
 	case BTF_KIND_FUNC_PROTO:
-		out[n++] = t->type;
-		for (i = 0; i < btf_vlen(t) && n < max; i++)
-			out[n++] = btf_params(t)[i].type;
-		break;
+		if (!k)
+			return t->type;
+		return k <= btf_vlen(t) ? (long)btf_params(t)[k - 1].type : -1;
 	case BTF_KIND_STRUCT:
 	case BTF_KIND_UNION:
 		if (t->name_off)	/* named ones are printed by name */
-			break;
-		for (i = 0; i < btf_vlen(t) && n < max; i++)
-			out[n++] = btf_members(t)[i].type;
-		break;
+			return -1;
+		return k < btf_vlen(t) ? (long)btf_members(t)[k].type : -1;
 	default:
-		break;
+		return -1;
 	}
-	(void)btf;
-	return n;
 }
 
 /*
  * libbpf 1.1 parses BTF without checking what its types refer to, and its
  * btf_dump then reads past the end or loops. Check once, before anyone walks
  * it: every type id and name offset in range, FUNC on a FUNC_PROTO, and no
- * cycle a declaration could follow (a pointer to itself, say).
+ * cycle a declaration could follow (a pointer to itself, say). One pass over
+ * the types, then a depth-first walk that follows each edge once.
  */
 static int validate(const struct btf *btf, const char *path)
 {
-	__u32 n = btf__type_cnt(btf), i, j, str_len, *stack = NULL, e[64];
+	__u32 n = btf__type_cnt(btf), i, j, str_len, *stack = NULL;
+	const struct btf_type **types = NULL, *t;
 	const struct btf_header *hdr;
 	unsigned char *state = NULL;	/* 0 new, 1 on the stack, 2 done */
-	const struct btf_type *t;
+	int err = -EINVAL;
 	const void *raw;
-	int err = -EINVAL, k, nr;
 	__u32 sz;
 
 	raw = btf__raw_data(btf, &sz);
@@ -153,8 +150,10 @@ static int validate(const struct btf *btf, const char *path)
 		goto bad_header;
 	hdr = raw;
 	str_len = hdr->str_len;
+	types = xmalloc(n * sizeof(*types));
+	types[0] = NULL;
 	for (i = 1; i < n; i++) {
-		t = btf__type_by_id(btf, i);
+		t = types[i] = btf__type_by_id(btf, i);
 		if (t->name_off >= str_len)
 			goto bad_name;
 		switch (btf_kind(t)) {
@@ -209,7 +208,7 @@ static int validate(const struct btf *btf, const char *path)
 			break;
 		}
 	}
-	/* cycles: depth-first, each type entered once; the stack holds (id, next edge) */
+	/* cycles: each type entered once; the stack holds (id, next edge) pairs */
 	state = xcalloc(n, 1);
 	stack = xmalloc(2 * n * sizeof(*stack));
 	for (i = 1; i < n; i++) {
@@ -221,24 +220,25 @@ static int validate(const struct btf *btf, const char *path)
 		stack[sp++] = i;
 		stack[sp++] = 0;
 		while (sp) {
-			__u32 id = stack[sp - 2], next = stack[sp - 1];
+			__u32 id = stack[sp - 2];
+			long e;
 
-			nr = edges(btf, btf__type_by_id(btf, id), e, ARRAY_SIZE(e));
-			for (k = next; k < nr && (!e[k] || state[e[k]] == 2); k++)
-				;
-			if (k == nr) {
+			/* the next edge to a type not done yet (0 is void) */
+			do
+				e = edge(types[id], stack[sp - 1]++);
+			while (e >= 0 && (!e || state[e] == 2));
+			if (e < 0) {
 				state[id] = 2;
 				sp -= 2;
 				continue;
 			}
-			stack[sp - 1] = k + 1;
-			if (state[e[k]] == 1) {
-				diag_error(path, 0, 0, "malformed BTF: type [%u] refers back to itself "
-					   "through [%u] (-EINVAL)", e[k], id);
+			if (state[e] == 1) {
+				diag_error(path, 0, 0, "malformed BTF: type [%ld] refers back to itself "
+					   "through [%u] (-EINVAL)", e, id);
 				goto out;
 			}
-			state[e[k]] = 1;
-			stack[sp++] = e[k];
+			state[e] = 1;
+			stack[sp++] = e;
 			stack[sp++] = 0;
 		}
 	}
@@ -253,9 +253,61 @@ bad_name:
 bad_ref:
 	diag_error(path, 0, 0, "malformed BTF: type [%u] refers to a type that does not exist (-EINVAL)", i);
 out:
+	free(types);
 	free(state);
 	free(stack);
 	return err;
+}
+
+/*
+ * Raw BTF (a file, or the kernel's in sysfs) mapped, not read: the kernel's
+ * pages are mapped as they are, and libbpf's copy is the only one. Files that
+ * cannot be mapped (sysfs before 6.16) are read in one go at their size.
+ */
+static struct btf *parse_raw(const char *path)
+{
+	struct btf *b = NULL;
+	size_t size, len = 0;
+	struct stat st;
+	void *data;
+	int fd, err;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		err = errno ? -errno : -EINVAL;
+		close(fd);
+		errno = -err;
+		return btf__parse(path, NULL);	/* not a plain file: libbpf reads it */
+	}
+	size = st.st_size;
+	data = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (data != MAP_FAILED) {
+		close(fd);
+		b = btf__new(data, size);
+		err = b ? 0 : errno;
+		munmap(data, size);
+		errno = err;
+		return b;
+	}
+	data = xmalloc(size);
+	while (len < size) {
+		ssize_t r = read(fd, (char *)data + len, size - len);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	errno = 0;
+	b = btf__new(data, len);
+	err = b ? 0 : errno;
+	free(data);
+	errno = err;
+	return b;
 }
 
 int kbtf_load(const char *path, struct btf **btf)
@@ -284,7 +336,12 @@ int kbtf_load(const char *path, struct btf **btf)
 	libbpf_msg[0] = '\0';
 	old = libbpf_set_print(capture_print);
 	errno = 0;
-	b = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	if (path)
+		b = elf ? btf__parse(path, NULL) : parse_raw(path);
+	else if (!access(VMLINUX_BTF, R_OK))
+		b = parse_raw(VMLINUX_BTF);
+	else
+		b = btf__load_vmlinux_btf();
 	err = b ? 0 : (errno ? -errno : -EINVAL);
 	libbpf_set_print(old);
 	if (err) {

@@ -1,17 +1,29 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Context headers: one struct per tracepoint event laid out exactly as the
- * kernel's record, a _Static_assert per field offset and size and per record
- * size, and typed accessors for __data_loc/__rel_loc fields.
+ * kernel's record. Every field's offset and size and every record's size are
+ * asserted through one short macro each (__TPGEN_FIELD, __TPGEN_SIZE); the
+ * common header is one struct, 'ent' in each record, asserted once. Arrays and
+ * __data_loc/__rel_loc fields get accessor macros over a few helpers defined
+ * once. Each struct sits in an include guard of its own, so headers that share
+ * events can be included in one file.
+ *
+ * The whole-kernel header is megabytes: it is written with plain appends
+ * into a buffer sized ahead, never printf, and kept small so that it compiles
+ * faster than vmlinux.h.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "fieldtype.h"
 
 #define COMMENT_COL	48
+#define MACRO_COL	72
 
 char *emit_guard(const char *path, const char *fallback)
 {
@@ -45,94 +57,382 @@ void emit_fixed_types(struct strbuf *out)
 		"typedef long long unsigned int __u64;\n\n");
 }
 
-static void emit_helpers(struct strbuf *out)
+static const char intro[] =
+	"/*\n"
+	" * Tracepoint context structs: one per event, laid out exactly as the kernel's\n"
+	" * record (tracefs format files), for SEC(\"tp/<sys>/<event>\") programs.\n"
+	" *\n"
+	" * __TPGEN_FIELD() asserts each field's offset and size, __TPGEN_SIZE() each\n"
+	" * record's size: the compiler lays every struct out as the format files read\n"
+	" * by tpgen say. Those are the files of the kernel named above; nothing here can\n"
+	" * tell which kernel a program is loaded on. For another kernel, regenerate the\n"
+	" * header, or use CO-RE (tpgen headers --core).\n"
+	" *\n"
+	" * The common header (common_type, common_flags, common_preempt_count and\n"
+	" * common_pid in the format files) is 'struct tpgen_trace_entry ent', as the\n"
+	" * kernel's trace_event_raw_<class> structs have it, asserted once. BPF programs\n"
+	" * cannot read it (the verifier refuses ctx offsets below 8): for them 'ent' is\n"
+	" * marked unavailable, and ctx->ent.pid does not compile; use\n"
+	" * bpf_get_current_pid_tgid(). Host code reads ctx->ent.pid as usual.\n"
+	" *\n"
+	" * Accessors, for field f of struct s:\n"
+	" *   s__read_f(ctx, dst, size)  (BPF) copy an array or __data_loc field into dst;\n"
+	" *                              strings end with a NUL and the rest of dst is\n"
+	" *                              zeroed, so a string read into a map key is one key\n"
+	" *   s__get_f(ctx)              __data_loc/__rel_loc: a typed pointer to the data\n"
+	" *   s__len_f(ctx)              __data_loc/__rel_loc: its length in bytes\n"
+	" * Each struct and its accessors have an include guard of their own: headers\n"
+	" * that share events can be included in one file.\n"
+	" */\n";
+
+static const char helpers[] =
+	"#ifndef __TPGEN_CTX_HELPERS\n"
+	"#define __TPGEN_CTX_HELPERS\n"
+	"/*\n"
+	" * Layout proofs: a member's offset and size, a record's size. Two asserts\n"
+	" * and size_t literals cost clang less than one && and int literals: with\n"
+	" * thousands of them, that decides whether the header compiles faster than\n"
+	" * vmlinux.h. A failure names the struct and member (clang prints the\n"
+	" * condition, gcc the line).\n"
+	" */\n"
+	"#define __TPGEN_FIELD(s, m, off, size)\t\t\t\t\t\t\\\n"
+	"\t_Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\");\t\t\\\n"
+	"\t_Static_assert(sizeof(((struct s *)0)->m) == size##ul, \"\")\n"
+	"#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\")\n"
+	"#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)\n"
+	"\n"
+	"/* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */\n"
+	"#define __tpgen_data_loc(s, ctx, loc, type) ({\t\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t(const type *)((const char *)__tpgen_c + (__tpgen_c->loc & 0xffff));\t\\\n"
+	"})\n"
+	"/* __rel_loc: the same, from the end of the field */\n"
+	"#define __tpgen_rel_loc(s, ctx, loc, type) ({\t\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t(const type *)((const char *)(&__tpgen_c->loc + 1) + (__tpgen_c->loc & 0xffff)); \\\n"
+	"})\n"
+	"#define __tpgen_loc_len(s, ctx, loc) ({\t\t\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t(__u16)(__tpgen_c->loc >> 16);\t\t\t\t\t\t\\\n"
+	"})\n"
+	"\n"
+	"#ifdef __bpf__\n"
+	"/* the verifier refuses ctx offsets below 8: reading the common header does not compile */\n"
+	"#define __tpgen_no_bpf __attribute__((unavailable(\"BPF programs cannot read the common header \"\\\n"
+	"\t\"(ctx offsets below 8): use bpf_get_current_pid_tgid() for the pid\")))\n"
+	"\n"
+	"/* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */\n"
+	"static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;\n"
+	"static long (*__tpgen_probe_read_kernel_str)(void *dst, __u32 size, const void *src) = (void *)115;\n"
+	"\n"
+	"/*\n"
+	" * Copy the string at src (max bytes at most) into dst, NUL-terminated, and zero\n"
+	" * the rest of dst. size is sizeof(dst), a constant. Returns the bytes copied\n"
+	" * with the NUL, or -errno.\n"
+	" */\n"
+	"static inline __attribute__((always_inline)) long\n"
+	"__tpgen_read_str(void *dst, __u32 size, const void *src, __u32 max)\n"
+	"{\n"
+	"\t__builtin_memset(dst, 0, size);\n"
+	"\treturn __tpgen_probe_read_kernel_str(dst, size < max ? size : max, src);\n"
+	"}\n"
+	"\n"
+	"/* Copy len bytes at most of src into dst and zero the rest of dst: 0 or -errno. */\n"
+	"static inline __attribute__((always_inline)) long\n"
+	"__tpgen_read(void *dst, __u32 size, const void *src, __u32 len)\n"
+	"{\n"
+	"\t__builtin_memset(dst, 0, size);\n"
+	"\treturn __tpgen_probe_read_kernel(dst, size < len ? size : len, src);\n"
+	"}\n"
+	"#else\n"
+	"#define __tpgen_no_bpf\n"
+	"#endif\n"
+	"\n"
+	"/*\n"
+	" * Fixed arrays: the verifier refuses loads through ctx plus an offset, which\n"
+	" * is what copying ctx->comm by hand compiles to; a helper copies them.\n"
+	" */\n"
+	"#define __tpgen_read_chars(s, ctx, m, dst, size) ({\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t__tpgen_read_str(dst, size, __tpgen_c->m, sizeof(__tpgen_c->m));\t\\\n"
+	"})\n"
+	"#define __tpgen_read_array(s, ctx, m, dst, size) ({\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t__tpgen_read(dst, size, __tpgen_c->m, sizeof(__tpgen_c->m));\t\t\\\n"
+	"})\n"
+	"/* Dynamic arrays: up to max elements into dst; the elements copied, or -errno */\n"
+	"#define __tpgen_read_elems(dst, max, src, len) ({\t\t\t\t\\\n"
+	"\tconst __typeof__(*(dst)) *__tpgen_src = (src);\t\t\t\t\\\n"
+	"\t__u32 __tpgen_size = (max) * sizeof(*(dst)), __tpgen_len = (len);\t\\\n"
+	"\tlong __tpgen_err;\t\t\t\t\t\t\t\\\n"
+	"\t\t\t\t\t\t\t\t\t\t\\\n"
+	"\tif (__tpgen_len > __tpgen_size)\t\t\t\t\t\t\\\n"
+	"\t\t__tpgen_len = __tpgen_size;\t\t\t\t\t\\\n"
+	"\t__tpgen_err = __tpgen_read(dst, __tpgen_size, __tpgen_src, __tpgen_len); \\\n"
+	"\t__tpgen_err ? __tpgen_err : (long)(__tpgen_len / sizeof(*(dst)));\t\\\n"
+	"})\n"
+	"#endif /* __TPGEN_CTX_HELPERS */\n\n";
+
+static const char core_prelude[] =
+	"#ifndef __TPGEN_CORE\n"
+	"#define __TPGEN_CORE\n"
+	"/*\n"
+	" * CO-RE (--core): structs named after the kernel's trace_event_raw_<class>,\n"
+	" * with a ___tpgen flavor, so libbpf relocates every field access to the\n"
+	" * offsets of the kernel the program is loaded on.\n"
+	" */\n"
+	"#ifdef __bpf__\n"
+	"#define __tpgen_core __attribute__((preserve_access_index))\n"
+	"#else\n"
+	"#define __tpgen_core\n"
+	"#endif\n"
+	"\n"
+	"/* A field with no member in the class struct, at the offset of the kernel tpgen read */\n"
+	"#define __tpgen_at(s, ctx, off) ({\t\t\t\t\t\t\\\n"
+	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
+	"\t(const void *)((const char *)__tpgen_c + (off));\t\t\t\\\n"
+	"})\n"
+	"#endif /* __TPGEN_CORE */\n\n";
+
+static void put_member_name(struct strbuf *out, const struct tp_field *f)
 {
-	sb_puts(out,
-		"#ifndef __tpgen_inline\n"
-		"#define __tpgen_inline static inline __attribute__((always_inline))\n"
-		"#endif\n\n"
-		"#if defined(__bpf__) && !defined(__TPGEN_PROBE_READ)\n"
-		"#define __TPGEN_PROBE_READ\n"
-		"/* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */\n"
-		"static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;\n"
-		"static long (*__tpgen_probe_read_kernel_str)(void *dst, __u32 size, const void *src) = (void *)115;\n"
-		"#endif\n\n");
+	if (f->kind == FIELD_DATA_LOC)
+		sb_add(out, "__data_loc_", 11);
+	else if (f->kind == FIELD_REL_LOC)
+		sb_add(out, "__rel_loc_", 10);
+	sb_puts(out, f->cname);
 }
 
-/* Kernel spelling for the comment: "char[16]", "__data_loc char[]", "pid_t". */
-static void kernel_spelling(struct strbuf *out, const struct tp_field *f)
+/* "unsigned short, 0": the kernel's spelling and the offset, for the comment. */
+static void put_spelling(struct strbuf *out, const struct tp_field *f)
 {
 	sb_puts(out, f->type);
-	if (f->array)
-		sb_printf(out, "[%s]", f->array);
+	if (f->array) {
+		sb_putc(out, '[');
+		sb_puts(out, f->array);
+		sb_putc(out, ']');
+	}
+	sb_add(out, ", ", 2);
+	sb_putu(out, f->offset);
+	if (strcmp(f->name, f->cname)) {
+		sb_add(out, "; '", 3);
+		sb_puts(out, f->name);
+		sb_puts(out, "' is a C keyword");
+	}
+}
+
+/* "\t__u32 __data_loc_filename" (no ';'), as the field is declared. */
+static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
+{
+	const char *ct = f->ctype;
+	size_t n = strlen(ct);
+
+	sb_putc(out, '\t');
+	sb_add(out, ct, n);
+	if (ct[n - 1] != '*' && ct[n - 1] != ' ')
+		sb_putc(out, ' ');
+	put_member_name(out, f);
+	if (f->kind == FIELD_FLEX && !last)
+		sb_add(out, "[0]", 3);	/* zero-size array before another field */
+	else
+		sb_puts(out, f->suffix);
 }
 
 static void emit_member(struct strbuf *out, const struct tp_field *f, bool last)
 {
 	size_t start = out->len;
-	const char *ct = f->ctype;
-	bool glued = ct[strlen(ct) - 1] == '*' || ct[strlen(ct) - 1] == ' ';
 
-	sb_printf(out, "\t%s%s", ct, glued ? "" : " ");
-	if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC)
-		sb_printf(out, "%s_%s", f->kind == FIELD_DATA_LOC ? "__data_loc" : "__rel_loc", f->cname);
-	else
-		sb_puts(out, f->cname);
-	if (f->kind == FIELD_FLEX && !last)
-		sb_puts(out, "[0]");	/* zero-size array before another field */
-	else
-		sb_puts(out, f->suffix);
+	put_decl(out, f, last);
 	sb_putc(out, ';');
 	sb_tab_to(out, start, COMMENT_COL);
-	sb_puts(out, "/* ");
-	kernel_spelling(out, f);
-	sb_printf(out, ", %u", f->offset);
-	if (strcmp(f->name, f->cname))
-		sb_printf(out, "; '%s' is a C keyword", f->name);
-	sb_puts(out, " */\n");
+	sb_add(out, "/* ", 3);
+	put_spelling(out, f);
+	sb_add(out, " */\n", 4);
 }
 
 static void emit_pad(struct strbuf *out, unsigned int at, unsigned int n)
 {
 	size_t start = out->len;
 
-	sb_printf(out, "\t__u8 __pad_%u[%u];", at, n);
+	sb_add(out, "\t__u8 __pad_", 12);
+	sb_putu(out, at);
+	sb_putc(out, '[');
+	sb_putu(out, n);
+	sb_add(out, "];", 2);
 	sb_tab_to(out, start, COMMENT_COL);
-	sb_printf(out, "/* gap, %u */\n", at);
+	sb_add(out, "/* gap, ", 8);
+	sb_putu(out, at);
+	sb_add(out, " */\n", 4);
+}
+
+/*
+ * The common header: the leading common_* fields, back to back from offset 0.
+ * It is one struct, 'ent' in every record; events whose common headers are
+ * alike share it (tpgen_trace_entry, tpgen_trace_entry_2 for another, ...).
+ */
+struct common_hdr {
+	const struct tp_event *ev;	/* the first event with it */
+	int nr;				/* its first nr fields */
+};
+
+static int common_len(const struct tp_event *ev)
+{
+	unsigned int end = 0;
+	int i;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+
+		/* the member is the name without "common_": one that is a C name */
+		if (!f->common || f->offset != end || f->kind == FIELD_FLEX || !f->cname[7] ||
+		    ctype_is_keyword(f->cname + 7))
+			break;
+		end += f->size;
+	}
+	return i;
+}
+
+static bool same_field(const struct tp_field *a, const struct tp_field *b)
+{
+	return a->offset == b->offset && a->size == b->size && !strcmp(a->name, b->name) &&
+	       !strcmp(a->ctype, b->ctype) && !strcmp(a->suffix, b->suffix) &&
+	       !strcmp(a->type, b->type) && !a->array == !b->array &&
+	       (!a->array || !strcmp(a->array, b->array));
+}
+
+/* Index of the common header of ev's first n fields in hdrs, adding it when new. */
+static int common_find(struct common_hdr **hdrs, int *nr, const struct tp_event *ev, int n)
+{
+	int i, j;
+
+	for (i = 0; i < *nr; i++) {
+		const struct common_hdr *h = &(*hdrs)[i];
+
+		if (h->nr != n)
+			continue;
+		for (j = 0; j < n && same_field(&h->ev->fields[j], &ev->fields[j]); j++)
+			;
+		if (j == n)
+			return i;
+	}
+	*hdrs = xrealloc(*hdrs, (*nr + 1) * sizeof(**hdrs));
+	(*hdrs)[*nr].ev = ev;
+	(*hdrs)[*nr].nr = n;
+	return (*nr)++;
+}
+
+/* "tpgen_trace_entry", "tpgen_trace_entry_2", ... */
+static void put_entry_name(struct strbuf *out, int idx)
+{
+	sb_puts(out, "tpgen_trace_entry");
+	if (idx) {
+		sb_putc(out, '_');
+		sb_putu(out, idx + 1);
+	}
+}
+
+/* The kernel's trace_entry member of a common field: "common_pid" -> "pid". */
+static const char *entry_member(const struct tp_field *f)
+{
+	return f->cname + 7;
+}
+
+static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
+{
+	int i;
+
+	sb_puts(out, "/* The common header of event records (the kernel's struct trace_entry) */\n");
+	sb_puts(out, "#ifndef __TPGEN_TRACE_ENTRY");
+	if (idx)
+		sb_printf(out, "_%d", idx + 1);
+	sb_puts(out, "\n#define __TPGEN_TRACE_ENTRY");
+	if (idx)
+		sb_printf(out, "_%d", idx + 1);
+	sb_add(out, "\nstruct ", 8);
+	put_entry_name(out, idx);
+	sb_add(out, " {\n", 3);
+	for (i = 0; i < h->nr; i++) {
+		const struct tp_field *f = &h->ev->fields[i];
+		const char *ct = f->ctype;
+		size_t start = out->len, n = strlen(ct);
+
+		sb_putc(out, '\t');
+		sb_add(out, ct, n);
+		if (ct[n - 1] != '*' && ct[n - 1] != ' ')
+			sb_putc(out, ' ');
+		sb_puts(out, entry_member(f));
+		sb_puts(out, f->suffix);
+		sb_putc(out, ';');
+		sb_tab_to(out, start, COMMENT_COL);
+		sb_add(out, "/* ", 3);
+		sb_puts(out, f->name);
+		sb_add(out, ": ", 2);
+		put_spelling(out, f);
+		sb_add(out, " */\n", 4);
+	}
+	sb_add(out, "};\n#endif\n", 10);
+	for (i = 0; i < h->nr; i++) {
+		const struct tp_field *f = &h->ev->fields[i];
+
+		sb_add(out, "__TPGEN_FIELD(", 14);
+		put_entry_name(out, idx);
+		sb_add(out, ", ", 2);
+		sb_puts(out, entry_member(f));
+		sb_add(out, ", ", 2);
+		sb_putu(out, f->offset);
+		sb_add(out, ", ", 2);
+		sb_putu(out, f->size);
+		sb_add(out, ");\n", 3);
+	}
+	sb_add(out, "__TPGEN_SIZE(", 13);
+	put_entry_name(out, idx);
+	sb_add(out, ", ", 2);
+	sb_putu(out, h->ev->fields[h->nr - 1].offset + h->ev->fields[h->nr - 1].size);
+	sb_add(out, ");\n\n", 4);
 }
 
 /* The struct tag: "sched_switch_ctx", or with --core the class's flavor. */
-static char *struct_tag(const struct tp_event *ev)
+static void put_tag(struct strbuf *out, const struct tp_event *ev)
 {
-	if (ev->core_class)
-		return xasprintf("trace_event_raw_%s___tpgen", ev->core_class);
-	return xstrdup(ev->struct_name);
+	if (ev->core_class) {
+		sb_add(out, "trace_event_raw_", 16);
+		sb_puts(out, ev->core_class);
+		sb_add(out, "___tpgen", 8);
+	} else {
+		sb_puts(out, ev->struct_name);
+	}
 }
 
-static void emit_struct(struct strbuf *out, const struct tp_event *ev)
+static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncommon, int common_idx)
 {
 	unsigned int pos = 0, i;
-	char *tag = struct_tag(ev);
-	bool ent = false;
 
-	sb_printf(out, "struct %s {\n", tag);
+	sb_add(out, "struct ", 7);
+	put_tag(out, ev);
+	sb_add(out, " {\n", 3);
+	if (ncommon) {
+		size_t start = out->len;
+
+		sb_add(out, "\tstruct ", 8);
+		put_entry_name(out, common_idx);
+		sb_add(out, " ent __tpgen_no_bpf;", 20);
+		sb_tab_to(out, start, COMMENT_COL);
+		sb_add(out, "/* ", 3);
+		sb_puts(out, ev->fields[0].name);
+		if (ncommon > 1) {
+			sb_add(out, " .. ", 4);
+			sb_puts(out, ev->fields[ncommon - 1].name);
+		}
+		sb_add(out, ", 0 */\n", 7);
+		pos = ev->fields[ncommon - 1].offset + ev->fields[ncommon - 1].size;
+	}
 	/* every gap gets a named pad: no hidden padding, the layout reads as the kernel's */
-	for (i = 0; i < (unsigned int)ev->nr_fields; i++) {
+	for (i = ncommon; i < (unsigned int)ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
 
 		if (f->offset > pos)
 			emit_pad(out, pos, f->offset - pos);
-		if (ev->core_class && f->common) {
-			/* the kernel's struct trace_entry: type, flags, preempt_count, pid */
-			if (!ent) {
-				size_t start = out->len;
-
-				sb_puts(out, "\tstruct trace_entry___tpgen ent;");
-				sb_tab_to(out, start, COMMENT_COL);
-				sb_puts(out, "/* common_type, _flags, _preempt_count, _pid */\n");
-				ent = true;
-			}
-		} else if (ev->core_class && f->core_static) {
+		if (ev->core_class && f->core_static) {
 			emit_pad(out, f->offset, f->size);	/* read by a static accessor */
 		} else {
 			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
@@ -142,150 +442,173 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev)
 	/* tail padding, but never after a trailing flexible array: the compiler adds it */
 	if (ev->size > pos && ev->fields[ev->nr_fields - 1].kind != FIELD_FLEX)
 		emit_pad(out, pos, ev->size - pos);
-	sb_printf(out, "}%s%s;\n", ev->packed ? " __attribute__((packed))" : "",
-		  ev->core_class ? " __tpgen_core" : "");
-	free(tag);
+	sb_putc(out, '}');
+	if (ev->packed)
+		sb_puts(out, " __attribute__((packed))");
+	if (ev->core_class)
+		sb_puts(out, " __tpgen_core");
+	sb_add(out, ";\n", 2);
 }
 
-static const char *member_name(struct strbuf *tmp, const struct tp_field *f)
+static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncommon)
 {
-	sb_reset(tmp);
-	if (f->kind == FIELD_DATA_LOC)
-		sb_puts(tmp, "__data_loc_");
-	else if (f->kind == FIELD_REL_LOC)
-		sb_puts(tmp, "__rel_loc_");
-	sb_puts(tmp, f->cname);
-	return tmp->buf;
-}
-
-static void emit_asserts(struct strbuf *out, const struct tp_event *ev)
-{
-	char *s = struct_tag(ev);
-	struct strbuf tmp;
 	int i;
 
-	sb_init(&tmp);
-	if (ev->core_class)
-		sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s, ent) == 0, \"%s/%s: ent\");\n",
-			  s, ev->sys, ev->name);
-	sb_printf(out, "_Static_assert(sizeof(struct %s) == %u, \"%s/%s: record size\");\n",
-		  s, ev->size, ev->sys, ev->name);
-	for (i = 0; i < ev->nr_fields; i++) {
+	sb_add(out, "__TPGEN_SIZE(", 13);
+	put_tag(out, ev);
+	sb_add(out, ", ", 2);
+	sb_putu(out, ev->size);
+	sb_add(out, ");\n", 3);
+	for (i = ncommon; i < ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
-		const char *m = member_name(&tmp, f);
+		bool flex = f->kind == FIELD_FLEX;
 
-		if (ev->core_class && (f->common || f->core_static))
+		if (ev->core_class && f->core_static)
 			continue;
-		if (f->kind == FIELD_FLEX)
-			sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s, %s) == %u, "
-				  "\"%s/%s: %s\");\n", s, m, f->offset, ev->sys, ev->name, f->name);
-		else
-			sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s, %s) == %u && "
-				  "sizeof(((struct %s *)0)->%s) == %u, \"%s/%s: %s\");\n",
-				  s, m, f->offset, s, m, f->size, ev->sys, ev->name, f->name);
+		sb_puts(out, flex ? "__TPGEN_OFFSET(" : "__TPGEN_FIELD(");
+		put_tag(out, ev);
+		sb_add(out, ", ", 2);
+		put_member_name(out, f);
+		sb_add(out, ", ", 2);
+		sb_putu(out, f->offset);
+		if (!flex) {
+			sb_add(out, ", ", 2);
+			sb_putu(out, f->size);
+		}
+		sb_add(out, ");\n", 3);
 	}
-	sb_free(&tmp);
-	free(s);
 }
 
-/* A field with no member in the class struct: read at the generating kernel's offset. */
+/* "#define sched_switch_ctx__read_prev_comm(ctx, dst, size) \\\n\t" */
+static void put_accessor(struct strbuf *out, const struct tp_event *ev, const char *kind,
+			 const struct tp_field *f, const char *params)
+{
+	sb_add(out, "#define ", 8);
+	sb_puts(out, ev->struct_name);
+	sb_add(out, "__", 2);
+	sb_puts(out, kind);
+	sb_putc(out, '_');
+	sb_puts(out, f->cname);
+	sb_puts(out, params);
+	sb_add(out, " \\\n\t", 4);
+}
+
+/* __tpgen_xxx(sched_switch_ctx, ctx, prev_comm */
+static void put_helper_call(struct strbuf *out, const char *helper, const struct tp_event *ev,
+			    const struct tp_field *f)
+{
+	sb_puts(out, helper);
+	sb_putc(out, '(');
+	sb_puts(out, ev->struct_name);
+	sb_add(out, ", ctx, ", 7);
+	put_member_name(out, f);
+}
+
+/*
+ * Accessor names are <struct>__<kind>_<field> with kinds get, len and read: no
+ * kind is a prefix of another, so two fields never give one name ('x_len'
+ * gives s__len_x_len, 'x' s__len_x; 'read_x' s__read_read_x, 'x' s__read_x).
+ */
+static void emit_loc_accessors(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+{
+	bool rel = f->kind == FIELD_REL_LOC;
+
+	put_accessor(out, ev, "get", f, "(ctx)");
+	put_helper_call(out, rel ? "__tpgen_rel_loc" : "__tpgen_data_loc", ev, f);
+	sb_add(out, ", ", 2);
+	sb_puts(out, f->elem_ctype);
+	sb_add(out, ")\n", 2);
+	put_accessor(out, ev, "len", f, "(ctx)");
+	put_helper_call(out, "__tpgen_loc_len", ev, f);
+	sb_add(out, ")\n", 2);
+	if (f->is_string) {
+		/* a __data_loc's 16-bit length bounds nothing tighter than the buffer */
+		put_accessor(out, ev, "read", f, "(ctx, dst, size)");
+		sb_add(out, "__tpgen_read_str(dst, size, ", 28);
+		sb_puts(out, ev->struct_name);
+		sb_add(out, "__get_", 6);
+		sb_puts(out, f->cname);
+		sb_add(out, "(ctx), 0xffff)\n", 15);
+	} else {
+		put_accessor(out, ev, "read", f, "(ctx, dst, max)");
+		sb_add(out, "__tpgen_read_elems(dst, max, ", 29);
+		sb_puts(out, ev->struct_name);
+		sb_add(out, "__get_", 6);
+		sb_puts(out, f->cname);
+		sb_add(out, "(ctx), ", 7);
+		sb_puts(out, ev->struct_name);
+		sb_add(out, "__len_", 6);
+		sb_puts(out, f->cname);
+		sb_add(out, "(ctx))\n", 7);
+	}
+}
+
+static void emit_array_reader(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+{
+	put_accessor(out, ev, "read", f, "(ctx, dst, size)");
+	put_helper_call(out, f->is_string ? "__tpgen_read_chars" : "__tpgen_read_array", ev, f);
+	sb_add(out, ", dst, size)\n", 13);
+}
+
+/* --core: a field with no member in the class struct, read at the generating kernel's offset */
 static void emit_static_accessor(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
 {
 	bool ptr = *f->suffix;	/* arrays and bytes: a pointer to them */
 
-	sb_printf(out, "\n/* %s/%s: %s has no member in struct trace_event_raw_%s: static offset %u */\n",
-		  ev->sys, ev->name, f->name, ev->core_class, f->offset);
-	sb_printf(out, "__tpgen_inline %s%s%s%s__%s(const struct %s *ctx)\n{\n",
-		  ptr ? "const " : "", f->ctype, ptr ? " *" : " ", ev->struct_name, f->cname, ev->struct_name);
+	sb_printf(out, "/* %s has no member in struct trace_event_raw_%s: static offset %u */\n",
+		  f->name, ev->core_class, f->offset);
+	put_accessor(out, ev, "get", f, "(ctx)");
 	if (ptr)
-		sb_printf(out, "\treturn (const void *)((const char *)ctx + %u);\n}\n", f->offset);
+		sb_printf(out, "((const %s *)__tpgen_at(%s, ctx, %u))\n", f->ctype, ev->struct_name, f->offset);
 	else
-		sb_printf(out, "\treturn *(const %s *)((const char *)ctx + %u);\n}\n", f->ctype, f->offset);
+		sb_printf(out, "(*(const %s *)__tpgen_at(%s, ctx, %u))\n", f->ctype, ev->struct_name, f->offset);
 }
 
-static void emit_core_prelude(struct strbuf *out)
+static void emit_accessors(struct strbuf *out, const struct tp_event *ev)
 {
-	sb_puts(out,
-		"/*\n"
-		" * CO-RE (--core): structs named after the kernel's trace_event_raw_<class>,\n"
-		" * with a ___tpgen flavor, so libbpf relocates every field access to the\n"
-		" * offsets of the kernel the program is loaded on. Common fields are in 'ent'.\n"
-		" */\n"
-		"#ifdef __bpf__\n"
-		"#define __tpgen_core __attribute__((preserve_access_index))\n"
-		"#else\n"
-		"#define __tpgen_core\n"
-		"#endif\n\n"
-		"struct trace_entry___tpgen {\n"
-		"\t__u16 type;\n"
-		"\t__u8 flags;\n"
-		"\t__u8 preempt_count;\n"
-		"\t__s32 pid;\n"
-		"} __tpgen_core;\n\n");
-}
+	int j;
 
-/*
- * __data_loc: u32 "offset | len << 16", offset from the start of the record.
- * __rel_loc:  the same, offset from the end of the __rel_loc field itself.
- */
-static void emit_accessors(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
-{
-	const char *s = ev->struct_name, *n = f->cname;
-	bool rel = f->kind == FIELD_REL_LOC;
-	const char *loc = rel ? "__rel_loc" : "__data_loc";
+	for (j = 0; j < ev->nr_fields; j++) {
+		const struct tp_field *f = &ev->fields[j];
 
-	sb_printf(out, "\n/* %s/%s: %s %s */\n", ev->sys, ev->name, f->type, f->name);
-	sb_printf(out, "__tpgen_inline __u16 %s__%s_len(const struct %s *ctx)\n{\n"
-		  "\treturn ctx->%s_%s >> 16;\n}\n\n", s, n, s, loc, n);
-	sb_printf(out, "__tpgen_inline const %s *%s__%s(const struct %s *ctx)\n{\n", f->elem_ctype, s, n, s);
-	if (rel)
-		sb_printf(out, "\treturn (const void *)((const char *)&ctx->%s_%s + sizeof(ctx->%s_%s) +\n"
-			  "\t\t\t      (ctx->%s_%s & 0xffff));\n}\n", loc, n, loc, n, loc, n);
-	else
-		sb_printf(out, "\treturn (const void *)((const char *)ctx + (ctx->%s_%s & 0xffff));\n}\n",
-			  loc, n);
-	sb_puts(out, "\n#ifdef __bpf__\n");
-	if (f->is_string) {
-		sb_printf(out,
-			  "/* Copy %s into dst, NUL-terminated; returns the bytes copied with the NUL, or -errno. */\n"
-			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, char *dst, __u32 size)\n{\n"
-			  "\treturn __tpgen_probe_read_kernel_str(dst, size, %s__%s(ctx));\n}\n",
-			  n, s, n, s, s, n);
-	} else {
-		sb_printf(out,
-			  "/* Copy up to max elements of %s into dst; returns the elements copied, or -errno. */\n"
-			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, %s *dst, __u32 max)\n{\n"
-			  "\t__u32 len = %s__%s_len(ctx);\n"
-			  "\tlong err;\n\n"
-			  "\tif (len > max * sizeof(*dst))\n"
-			  "\t\tlen = max * sizeof(*dst);\n"
-			  "\terr = __tpgen_probe_read_kernel(dst, len, %s__%s(ctx));\n"
-			  "\treturn err ? err : (long)(len / sizeof(*dst));\n}\n",
-			  n, s, n, s, f->elem_ctype, s, n, s, n);
+		if (ev->core_class && f->core_static)
+			emit_static_accessor(out, ev, f);
+		else if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC)
+			emit_loc_accessors(out, ev, f);
+		else if (f->kind == FIELD_ARRAY)
+			emit_array_reader(out, ev, f);
 	}
-	sb_puts(out, "#endif\n");
 }
 
-/*
- * Fixed arrays: the verifier refuses loads through a ctx pointer plus an
- * offset, which is what a copy of ctx->comm compiles to; a helper copies it.
- */
-static void emit_array_reader(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+static void put_guard(struct strbuf *out, const char *what, const char *name)
 {
-	const char *s = ev->struct_name, *n = f->cname;
+	sb_add(out, "#ifndef __TPGEN_", 16);
+	sb_puts(out, what);
+	sb_puts(out, name);
+	sb_add(out, "\n#define __TPGEN_", 17);
+	sb_puts(out, what);
+	sb_puts(out, name);
+	sb_putc(out, '\n');
+}
 
-	sb_printf(out, "\n#ifdef __bpf__\n/* Copy %s (%s%s) into dst, at most size bytes", f->name, f->type, f->suffix);
-	if (f->is_string)
-		sb_printf(out, ", NUL-terminated:\n * returns the bytes copied with the NUL, or -errno. */\n"
-			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, char *dst, __u32 size)\n{\n"
-			  "\treturn __tpgen_probe_read_kernel_str(dst, size < sizeof(ctx->%s) ? size : sizeof(ctx->%s),\n"
-			  "\t\t\t\t\t     ctx->%s);\n}\n", s, n, s, n, n, n);
-	else
-		sb_printf(out, ": 0 or -errno. */\n"
-			  "__tpgen_inline long %s__read_%s(const struct %s *ctx, void *dst, __u32 size)\n{\n"
-			  "\treturn __tpgen_probe_read_kernel(dst, size < sizeof(ctx->%s) ? size : sizeof(ctx->%s),\n"
-			  "\t\t\t\t\t ctx->%s);\n}\n", s, n, s, n, n, n);
-	sb_puts(out, "#endif\n");
+static void emit_comment(struct strbuf *out, const struct tp_event *ev)
+{
+	sb_add(out, "/* ", 3);
+	sb_puts(out, ev->sys);
+	sb_putc(out, '/');
+	sb_puts(out, ev->name);
+	if (ev->id >= 0) {
+		sb_add(out, " (id ", 5);
+		sb_putu(out, ev->id);
+		sb_putc(out, ')');
+	}
+	if (ev->rename_reason)
+		sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
+	if (ev->core_class)
+		sb_printf(out, "; CO-RE: struct trace_event_raw_%s", ev->core_class);
+	else if (ev->core_why)
+		sb_printf(out, "; static layout, not CO-RE: %s", ev->core_why);
+	sb_add(out, " */\n", 4);
 }
 
 static int fwd_cmp(const void *a, const void *b)
@@ -316,87 +639,205 @@ static void emit_forwards(struct strbuf *out, const struct tp_events *evs, const
 	if (!n)
 		return;
 	qsort(v, n, sizeof(*v), fwd_cmp);
-	for (i = 0; i < n; i++)
-		if (!i || strcmp(v[i], v[i - 1]))
-			sb_printf(out, "%s;\n", v[i]);
+	for (i = 0; i < n; i++) {
+		if (i && !strcmp(v[i], v[i - 1]))
+			continue;
+		sb_puts(out, v[i]);
+		sb_add(out, ";\n", 2);
+	}
 	sb_putc(out, '\n');
+	free(v);
+}
+
+/*
+ * A field named like a member tpgen makes: 'ent' beside a common header, the
+ * '__data_loc_x' beside __data_loc field 'x', a '__pad_N'. The kernel's own
+ * structs could not have them either.
+ */
+static int check_members(const struct tp_event *ev, int ncommon)
+{
+	int i, j;
+
+	for (i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+		const char *pfx = f->kind == FIELD_DATA_LOC ? "__data_loc_" :
+				  f->kind == FIELD_REL_LOC ? "__rel_loc_" : NULL;
+		size_t n = pfx ? strlen(pfx) : 0;
+		const char *c = f->cname;
+
+		if ((ncommon && i >= ncommon && !strcmp(c, "ent")) ||
+		    (!strncmp(c, "__pad_", 6) && c[6] && strspn(c + 6, "0123456789") == strlen(c + 6))) {
+			diag_error(ev->path, f->line, 0, "field '%s' has the name of a member tpgen makes "
+				   "(%s)", f->name, c[0] == 'e' ? "the common header" : "a gap");
+			return -EINVAL;
+		}
+		for (j = 0; pfx && j < ev->nr_fields; j++) {
+			c = ev->fields[j].cname;
+			if (!strncmp(c, pfx, n) && !strcmp(c + n, f->cname)) {
+				diag_error(ev->path, ev->fields[j].line, 0, "field '%s' has the name of the "
+					   "member that holds %.*s field '%s'", ev->fields[j].name, (int)n - 1, pfx,
+					   f->name);
+				return -EINVAL;
+			}
+		}
+	}
+	return 0;
+}
+
+/* Bytes of header an event takes, about: the buffer is sized once. */
+static size_t estimate(const struct tp_event *ev)
+{
+	return 256 + (size_t)ev->nr_fields * 160;
+}
+
+/* What emit_ctx_header() decided for each event before printing any. */
+struct plan {
+	int ncommon;		/* leading fields in 'ent' */
+	int hdr;		/* which common header */
+	bool class_first;	/* --core: the first event of its class prints the class struct */
+};
+
+static void emit_event(struct strbuf *out, const struct tp_event *ev, const struct plan *p)
+{
+	if (!ev->core_class) {
+		put_guard(out, "CTX_", ev->struct_name);
+		emit_comment(out, ev);
+		emit_struct(out, ev, p->ncommon, p->hdr);
+		emit_accessors(out, ev);
+		sb_add(out, "#endif\n", 7);
+		emit_asserts(out, ev, p->ncommon);
+		sb_putc(out, '\n');
+		return;
+	}
+	/* CO-RE: events of one class share its struct */
+	if (p->class_first) {
+		put_guard(out, "CORE_", ev->core_class);
+		emit_comment(out, ev);
+		emit_struct(out, ev, p->ncommon, p->hdr);
+		sb_add(out, "#endif\n", 7);
+		emit_asserts(out, ev, p->ncommon);
+	} else {
+		emit_comment(out, ev);
+	}
+	put_guard(out, "CTX_", ev->struct_name);
+	sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
+	emit_accessors(out, ev);
+	sb_add(out, "#endif\n\n", 8);
+}
+
+/* Events [lo, hi) of the selection into sb: the header is printed in two halves at once. */
+struct emit_job {
+	struct strbuf *sb;
+	const struct tp_events *evs;
+	const bool *selected;
+	const struct plan *plan;
+	int lo, hi;
+};
+
+static void *emit_range(void *arg)
+{
+	struct emit_job *job = arg;
+	int i;
+
+	for (i = job->lo; i < job->hi; i++)
+		if (!job->selected || job->selected[i])
+			emit_event(job->sb, &job->evs->ev[i], &job->plan[i]);
+	return NULL;
+}
+
+static const struct tp_events *class_evs;
+
+static int by_class(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	int c = strcmp(class_evs->ev[x].core_class, class_evs->ev[y].core_class);
+
+	return c ? c : x - y;
+}
+
+/* --core: mark the first selected event of each class (sorted, not a scan per event) */
+static void plan_classes(const struct tp_events *evs, const bool *selected, struct plan *plan)
+{
+	int *v = xcalloc(evs->nr ? evs->nr : 1, sizeof(*v));
+	int i, n = 0;
+
+	for (i = 0; i < evs->nr; i++)
+		if ((!selected || selected[i]) && evs->ev[i].core_class)
+			v[n++] = i;
+	class_evs = evs;
+	qsort(v, n, sizeof(*v), by_class);
+	for (i = 0; i < n; i++)
+		plan[v[i]].class_first = !i || strcmp(evs->ev[v[i]].core_class, evs->ev[v[i - 1]].core_class);
 	free(v);
 }
 
 int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool *selected,
 		    const char *guard, const char *banner)
 {
-	bool any_loc = false, any_core = false;
-	const char **classes = NULL;
-	int i, j, k, nr_classes = 0;
+	struct plan *plan = xcalloc(evs->nr ? evs->nr : 1, sizeof(*plan));
+	size_t size = 8192, half = 0, done = 0;
+	struct common_hdr *hdrs = NULL;
+	int i, mid, nr_hdrs = 0, err = 0;
+	struct emit_job job[2];
+	bool any_core = false, threaded = false;
+	struct strbuf tail;
+	pthread_t th;
 
-	for (i = 0; i < evs->nr; i++)
-		for (j = 0; (!selected || selected[i]) && j < evs->ev[i].nr_fields; j++)
-			if (evs->ev[i].fields[j].kind == FIELD_DATA_LOC ||
-			    evs->ev[i].fields[j].kind == FIELD_REL_LOC ||
-			    evs->ev[i].fields[j].kind == FIELD_ARRAY ||
-			    evs->ev[i].fields[j].core_static)
-				any_loc = true;
-	for (i = 0; i < evs->nr; i++)
-		if ((!selected || selected[i]) && evs->ev[i].core_class)
-			any_core = true;
-
-	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n");
-	sb_printf(out, "/* %s */\n", banner);
-	sb_puts(out, "/*\n"
-		" * Tracepoint context structs: one per event, laid out exactly as the kernel's\n"
-		" * record (tracefs format files). Use them as the argument of SEC(\"tp/<sys>/<event>\")\n"
-		" * programs. Every offset is checked at build time: on another kernel, regenerate.\n"
-		" * The common_* fields (the first 8 bytes) keep the layout but cannot be read by\n"
-		" * BPF programs (the verifier refuses ctx offsets below 8): use\n"
-		" * bpf_get_current_pid_tgid() for the pid.\n"
-		" */\n");
-	sb_printf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
-	emit_fixed_types(out);
-	if (any_loc)
-		emit_helpers(out);
-	emit_forwards(out, evs, selected);
-	if (any_core)
-		emit_core_prelude(out);
 	for (i = 0; i < evs->nr; i++) {
 		const struct tp_event *ev = &evs->ev[i];
-		bool seen = false;
 
 		if (selected && !selected[i])
 			continue;
-		sb_printf(out, "/* %s/%s", ev->sys, ev->name);
-		if (ev->id >= 0)
-			sb_printf(out, " (id %d)", ev->id);
-		if (ev->rename_reason)
-			sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
-		if (ev->core_class)
-			sb_printf(out, "; CO-RE: struct trace_event_raw_%s", ev->core_class);
-		else if (ev->core_why)
-			sb_printf(out, "; static layout, not CO-RE: %s", ev->core_why);
-		sb_puts(out, " */\n");
-		for (k = 0; ev->core_class && k < nr_classes; k++)
-			seen |= !strcmp(classes[k], ev->core_class);
-		if (!seen) {
-			emit_struct(out, ev);
-			emit_asserts(out, ev);
-			if (ev->core_class) {
-				classes = xrealloc(classes, (nr_classes + 1) * sizeof(*classes));
-				classes[nr_classes++] = ev->core_class;
-			}
-		}
-		if (ev->core_class)
-			sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
-		for (j = 0; j < ev->nr_fields; j++) {
-			if (ev->core_class && ev->fields[j].core_static)
-				emit_static_accessor(out, ev, &ev->fields[j]);
-			else if (ev->fields[j].kind == FIELD_DATA_LOC || ev->fields[j].kind == FIELD_REL_LOC)
-				emit_accessors(out, ev, &ev->fields[j]);
-			else if (ev->fields[j].kind == FIELD_ARRAY)
-				emit_array_reader(out, ev, &ev->fields[j]);
-		}
-		sb_putc(out, '\n');
+		any_core |= ev->core_class != NULL;
+		plan[i].ncommon = common_len(ev);
+		err = check_members(ev, plan[i].ncommon);
+		if (err)
+			goto out;
+		if (plan[i].ncommon)
+			plan[i].hdr = common_find(&hdrs, &nr_hdrs, ev, plan[i].ncommon);
+		size += estimate(ev);
 	}
-	free(classes);
+	if (any_core)
+		plan_classes(evs, selected, plan);
+	sb_reserve(out, size);
+
+	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n/* ");
+	sb_puts(out, banner);
+	sb_add(out, " */\n", 4);
+	sb_puts(out, intro);
+	sb_printf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
+	emit_fixed_types(out);
+	sb_puts(out, helpers);
+	emit_forwards(out, evs, selected);
+	for (i = 0; i < nr_hdrs; i++)
+		emit_common(out, &hdrs[i], i);
+	if (any_core)
+		sb_puts(out, core_prelude);
+
+	/* the second half of the structs goes to another core when there is much of it */
+	for (mid = 0; mid < evs->nr && done < size / 2; mid++)
+		if (!selected || selected[mid])
+			done += estimate(&evs->ev[mid]);
+	for (i = mid; i < evs->nr; i++)
+		if (!selected || selected[i])
+			half += estimate(&evs->ev[i]);
+	sb_init(&tail);
+	job[0] = (struct emit_job){ out, evs, selected, plan, 0, mid };
+	job[1] = (struct emit_job){ &tail, evs, selected, plan, mid, evs->nr };
+	if (half > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		sb_reserve(&tail, half);
+		threaded = !pthread_create(&th, NULL, emit_range, &job[1]);
+	}
+	emit_range(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		emit_range(&job[1]);
+	sb_add(out, tail.buf ? tail.buf : "", tail.len);
+	sb_free(&tail);
 	sb_printf(out, "#endif /* %s */\n", guard);
-	return 0;
+out:
+	free(hdrs);
+	free(plan);
+	return err;
 }

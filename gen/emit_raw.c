@@ -9,10 +9,14 @@
  * value narrower than 8 bytes sits at the start of its slot on little-endian
  * and at the end on big-endian. Narrow members therefore go through
  * __TPGEN_RAW_SLOT(), which on big-endian puts them after a pad inside an
- * 8-byte anonymous struct; every offset is asserted for either byte order.
+ * 8-byte anonymous struct; every offset is asserted for either byte order,
+ * through one short macro per argument, outside the struct's include guard so
+ * that a second header sharing the struct checks it too.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 #include "cstring.h"
@@ -80,7 +84,11 @@ static void emit_prelude(struct strbuf *out)
 		"#define __TPGEN_RAW_SLOT(slot, size, ...) __VA_ARGS__ __attribute__((aligned(8)))\n"
 		"#define __TPGEN_RAW_OFF(slot, size) ((slot) * 8)\n"
 		"#endif\n"
-		"#define __TPGEN_RAW_SIZE(type, member) sizeof(((type *)0)->member)\n"
+		"/* Layout proofs: each argument's offset and size, the struct's size */\n"
+		"#define __TPGEN_RAW_ARG(tp, m, slot, size)\t\t\t\t\t\t\\\n"
+		"\t_Static_assert(__builtin_offsetof(struct tp##_raw_args, m) == __TPGEN_RAW_OFF(slot, size), #m); \\\n"
+		"\t_Static_assert(sizeof(((struct tp##_raw_args *)0)->m) == size, #m)\n"
+		"#define __TPGEN_RAW_ARGS(tp, n) _Static_assert(sizeof(struct tp##_raw_args) == (n) * 8, #tp)\n"
 		"#define __TPGEN_U __attribute__((unused))\n"
 		"/* libbpf's BPF_PROG with the parameters and their reads from ctx given */\n"
 		"#define __TPGEN_PROG(fn, params, args)\t\t\t\t\t\t\\\n"
@@ -154,7 +162,9 @@ static void emit_struct(struct strbuf *out, const struct raw_tp *tp, enum raw_mo
 {
 	int i;
 
-	sb_printf(out, "struct %s_raw_args {\n", tp->name);
+	sb_add(out, "struct ", 7);
+	sb_puts(out, tp->name);
+	sb_add(out, "_raw_args {\n", 12);
 	for (i = 0; i < tp->nr_args; i++) {
 		const struct raw_arg *a = &tp->args[i];
 		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa;
@@ -162,29 +172,45 @@ static void emit_struct(struct strbuf *out, const struct raw_tp *tp, enum raw_mo
 		const char *type = kernel ? a->ktype : a->type_sa;
 		size_t line = out->len;
 
-		if (a->size < 8)
-			sb_printf(out, "\t__TPGEN_RAW_SLOT(%d, %u, %s);", i, a->size, decl);
-		else
-			sb_printf(out, "\t%s __attribute__((aligned(8)));", decl);
+		if (a->size < 8) {
+			sb_add(out, "\t__TPGEN_RAW_SLOT(", 18);
+			sb_putu(out, i);
+			sb_add(out, ", ", 2);
+			sb_putu(out, a->size);
+			sb_add(out, ", ", 2);
+			sb_puts(out, decl);
+			sb_add(out, ");", 2);
+		} else {
+			sb_putc(out, '\t');
+			sb_puts(out, decl);
+			sb_puts(out, " __attribute__((aligned(8)));");
+		}
 		emit_member_comment(out, line, a, type);
 		sb_putc(out, '\n');
 	}
-	sb_puts(out, "};\n");
+	sb_add(out, "};\n", 3);
 }
 
+/* __TPGEN_RAW_ARGS(sched_switch, 4); __TPGEN_RAW_ARG(sched_switch, prev, 1, 8); ... */
 static void emit_asserts(struct strbuf *out, const struct raw_tp *tp)
 {
 	int i;
 
-	sb_printf(out, "_Static_assert(sizeof(struct %s_raw_args) == %d * 8, \"%s: %d slot%s\");\n",
-		  tp->name, tp->nr_args, tp->name, tp->nr_args, tp->nr_args == 1 ? "" : "s");
+	sb_add(out, "__TPGEN_RAW_ARGS(", 17);
+	sb_puts(out, tp->name);
+	sb_add(out, ", ", 2);
+	sb_putu(out, tp->nr_args);
+	sb_add(out, ");\n", 3);
 	for (i = 0; i < tp->nr_args; i++) {
-		const struct raw_arg *a = &tp->args[i];
-
-		sb_printf(out, "_Static_assert(__builtin_offsetof(struct %s_raw_args, %s) == "
-			  "__TPGEN_RAW_OFF(%d, %u) &&\n\t       __TPGEN_RAW_SIZE(struct %s_raw_args, %s) == %u, "
-			  "\"%s: %s\");\n", tp->name, a->name, i, a->size, tp->name, a->name, a->size,
-			  tp->name, a->name);
+		sb_add(out, "__TPGEN_RAW_ARG(", 16);
+		sb_puts(out, tp->name);
+		sb_add(out, ", ", 2);
+		sb_puts(out, tp->args[i].name);
+		sb_add(out, ", ", 2);
+		sb_putu(out, i);
+		sb_add(out, ", ", 2);
+		sb_putu(out, tp->args[i].size);
+		sb_add(out, ");\n", 3);
 	}
 }
 
@@ -196,13 +222,18 @@ static void emit_prog_macro(struct strbuf *out, const struct raw_tp *tp, enum ra
 	for (i = 0; i < tp->nr_args; i++)
 		if (!strcmp(tp->args[i].name, "ctx"))
 			ctx = "__ctx";
-	sb_printf(out, "#define TP_BTF_%s(__tpgen_fn) __TPGEN_PROG(__tpgen_fn, \\\n", tp->name);
-	sb_printf(out, "\t(unsigned long long *%s __TPGEN_U", ctx);
+	sb_add(out, "#define TP_BTF_", 15);
+	sb_puts(out, tp->name);
+	sb_puts(out, "(__tpgen_fn) __TPGEN_PROG(__tpgen_fn, \\\n\t(unsigned long long *");
+	sb_puts(out, ctx);
+	sb_puts(out, " __TPGEN_U");
 	for (i = 0; i < tp->nr_args; i++) {
 		const struct raw_arg *a = &tp->args[i];
 		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
 
-		sb_printf(out, ", \\\n\t %s __TPGEN_U", kernel ? a->decl : a->decl_sa);
+		sb_add(out, ", \\\n\t ", 6);
+		sb_puts(out, kernel ? a->decl : a->decl_sa);
+		sb_puts(out, " __TPGEN_U");
 	}
 	/* the outer function's parameter is always ctx */
 	sb_puts(out, "), \\\n\t(ctx");
@@ -210,35 +241,84 @@ static void emit_prog_macro(struct strbuf *out, const struct raw_tp *tp, enum ra
 		const struct raw_arg *a = &tp->args[i];
 		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
 
-		sb_printf(out, ", (%s)ctx[%d]", kernel ? a->ktype : a->type_sa, i);
+		sb_add(out, ", (", 3);
+		sb_puts(out, kernel ? a->ktype : a->type_sa);
+		sb_add(out, ")ctx[", 5);
+		sb_putu(out, i);
+		sb_putc(out, ']');
 	}
-	sb_puts(out, "))\n");
+	sb_add(out, "))\n", 3);
 }
 
 static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode mode)
 {
-	sb_printf(out, "/* %s: %d argument%s", tp->name, tp->nr_args, tp->nr_args == 1 ? "" : "s");
+	sb_add(out, "/* ", 3);
+	sb_puts(out, tp->name);
+	sb_add(out, ": ", 2);
+	sb_putu(out, tp->nr_args);
+	sb_puts(out, tp->nr_args == 1 ? " argument" : " arguments");
 	if (tp->unsupported) {
-		sb_printf(out, "; no struct: %s */\n\n", tp->unsupported);
+		sb_add(out, "; no struct: ", 13);
+		sb_puts(out, tp->unsupported);
+		sb_add(out, " */\n\n", 5);
 		return;
 	}
-	if (tp->name_from)
-		sb_printf(out, ", names from %s() in BTF */\n", tp->name_from);
-	else
+	if (tp->name_from) {
+		sb_add(out, ", names from ", 13);
+		sb_puts(out, tp->name_from);
+		sb_add(out, "() in BTF */\n", 13);
+	} else {
 		sb_puts(out, ", names unknown (no __probestub_ or __traceiter_ in BTF, no single "
 			"__bpf_trace_ class fits): argN */\n");
-	sb_printf(out, "#ifndef __TPGEN_RAW_ARGS_%s\n#define __TPGEN_RAW_ARGS_%s\n", tp->name, tp->name);
+	}
+	sb_add(out, "#ifndef __TPGEN_RAW_ARGS_", 25);
+	sb_puts(out, tp->name);
+	sb_add(out, "\n#define __TPGEN_RAW_ARGS_", 26);
+	sb_puts(out, tp->name);
+	sb_putc(out, '\n');
 	emit_struct(out, tp, mode);
-	emit_asserts(out, tp);
 	emit_prog_macro(out, tp, mode);
-	sb_puts(out, "#endif\n\n");
+	sb_add(out, "#endif\n", 7);
+	/* outside the guard: a header that shares the struct checks it too */
+	emit_asserts(out, tp);
+	sb_putc(out, '\n');
+}
+
+/* Tracepoints [lo, hi) of the selection, into sb: a header is two halves, printed at once. */
+struct emit_job {
+	struct strbuf *sb;
+	const struct raw_tps *r;
+	const bool *selected;
+	enum raw_mode mode;
+	int lo, hi;
+};
+
+static size_t estimate(const struct raw_tp *tp)
+{
+	return 512 + 256 * tp->nr_args;
+}
+
+static void *emit_range(void *arg)
+{
+	struct emit_job *job = arg;
+	int i;
+
+	for (i = job->lo; i < job->hi; i++)
+		if (!job->selected || job->selected[i])
+			emit_tp(job->sb, &job->r->tp[i], job->mode);
+	return NULL;
 }
 
 int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
 		    const struct btf *btf, enum raw_mode mode, const char *banner)
 {
 	unsigned long long h = FNV1A64_INIT;
-	int i;
+	size_t size = 16384, half = 0, done = 0;
+	struct emit_job job[2];
+	bool threaded = false;
+	struct strbuf tail;
+	pthread_t th;
+	int i, mid;
 
 	(void)btf;	/* rawtp_load() spelled every argument already */
 	/* the guard names what is in the file: several raw headers can be included */
@@ -246,6 +326,10 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 		if (!selected || selected[i])
 			h = fnv1a64(h, r->tp[i].name, strlen(r->tp[i].name) + 1);
 	h = fnv1a64(h, &mode, sizeof(mode));
+	for (i = 0; i < r->nr; i++)
+		if (!selected || selected[i])
+			size += estimate(&r->tp[i]);
+	sb_reserve(out, size);
 
 	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n");
 	sb_printf(out, "/* %s */\n", banner);
@@ -261,9 +345,27 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	emit_prelude(out);
 	if (mode == RAW_MODE_STANDALONE)
 		emit_forwards(out, r, selected);
-	for (i = 0; i < r->nr; i++)
+	/* the second half of the text goes to another core when there is much of it */
+	for (mid = 0; mid < r->nr && done < size / 2; mid++)
+		if (!selected || selected[mid])
+			done += estimate(&r->tp[mid]);
+	for (i = mid; i < r->nr; i++)
 		if (!selected || selected[i])
-			emit_tp(out, &r->tp[i], mode);
+			half += estimate(&r->tp[i]);
+	sb_init(&tail);
+	job[0] = (struct emit_job){ out, r, selected, mode, 0, mid };
+	job[1] = (struct emit_job){ &tail, r, selected, mode, mid, r->nr };
+	if (half > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		sb_reserve(&tail, half);
+		threaded = !pthread_create(&th, NULL, emit_range, &job[1]);
+	}
+	emit_range(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		emit_range(&job[1]);
+	sb_add(out, tail.buf ? tail.buf : "", tail.len);
+	sb_free(&tail);
 	sb_printf(out, "#endif /* __TPGEN_RAW_%016llX_H */\n", h);
 	return 0;
 }

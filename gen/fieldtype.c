@@ -84,7 +84,7 @@ static const struct known_type *find_known(const char *type)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(known_types); i++)
-		if (!strcmp(type, known_types[i].name))
+		if (*type == *known_types[i].name && !strcmp(type, known_types[i].name))
 			return &known_types[i];
 	return NULL;
 }
@@ -115,7 +115,7 @@ static char *base_words(const char *type, bool *is_const)
 			continue;
 		}
 		for (i = 0; i < ARRAY_SIZE(dropped_words); i++)
-			if (strlen(dropped_words[i]) == n && !strncmp(w, dropped_words[i], n))
+			if (*w == *dropped_words[i] && !strncmp(w, dropped_words[i], n) && !dropped_words[i][n])
 				drop = true;
 		if (drop)
 			continue;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /* tpgen headers: context structs (default) or raw tracepoint argument structs (--raw). */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,23 +30,50 @@ static void usage(FILE *f)
 		"PATTERN: sys/event or sys:event, with globs (sched/*, *switch*), or a system name.\n");
 }
 
+struct btf_job {
+	struct inputs *in;
+	bool required;
+	int err;
+};
+
+static void *btf_thread(void *arg)
+{
+	struct btf_job *job = arg;
+
+	job->err = inputs_load_btf(job->in, job->required);
+	return NULL;
+}
+
 static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
 		       bool core, struct outputs *o)
 {
 	unsigned long long hash = FNV1A64_INIT;
+	struct btf_job job = { .in = in, .required = core };
+	bool threaded = false;
 	struct strbuf sb;
 	bool *sel = NULL;
 	char *banner, *guard;
+	pthread_t th;
 	int err, i;
 
 	inputs_want(in, pats, npats);
+	/*
+	 * BTF decides struct names here (without it, names stay short), and
+	 * the CO-RE classes. The live kernel's BTF is mapped and parsed while
+	 * the format files are read; offline inputs and --core load one after
+	 * the other, so that their diagnostics always come out in one order.
+	 */
+	if (!in->tracefs && !in->btf_path && !core)
+		threaded = !pthread_create(&th, NULL, btf_thread, &job);
 	err = inputs_load_events(in);
+	if (threaded)
+		pthread_join(th, NULL);
 	if (err)
 		return err == -ENOENT && !in->tracefs ? -EACCES : err;
-	/* BTF decides struct names here (without it, names stay short), and the CO-RE classes */
-	err = inputs_load_btf(in, core);
-	if (err)
-		return err;
+	if (!threaded)
+		btf_thread(&job);
+	if (job.err)
+		return job.err;
 	err = tp_events_select(&in->evs, pats, npats, &sel);
 	if (err)
 		return err;
@@ -94,7 +122,7 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 	err = inputs_load_btf(in, true);
 	if (err)
 		return err == -ENOENT && !in->btf_path ? -EACCES : err;
-	err = rawtp_load(&r, in->btf);
+	err = mode == RAW_MODE_VMLINUX ? rawtp_load(&r, in->btf) : rawtp_load_standalone(&r, in->btf);
 	if (err)
 		return err;
 	sel = xcalloc(r.nr, sizeof(*sel));

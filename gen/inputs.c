@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,11 +20,15 @@
 #include "util.h"
 
 #define RELEASE_FILE_MAX	4096
+/* BTF and the format files may load at once (tpgen headers): one list, one lock */
+static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void note_read(struct inputs *in, const char *path)
 {
+	pthread_mutex_lock(&read_lock);
 	in->read = xrealloc(in->read, (in->nr_read + 1) * sizeof(*in->read));
 	in->read[in->nr_read++] = xstrdup(path);
+	pthread_mutex_unlock(&read_lock);
 }
 
 int inputs_option(struct inputs *in, int opt, const char *arg)

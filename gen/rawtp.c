@@ -15,9 +15,11 @@
  * a binary search, so the cost is one walk of the BTF.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 
 #include "fieldtype.h"
@@ -43,8 +45,10 @@ struct index {
 	struct vec iters;	/* __traceiter_<tp> */
 	struct vec bts;		/* __bpf_trace_<class> */
 	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
+	pthread_mutex_t lock;	/* ... by whichever thread needs it first */
 	struct kbtf_names tags;	/* struct, union, enum names */
 	struct kbtf_names idents; /* typedef names */
+	bool vmlinux_names;	/* spell kernel types as vmlinux.h does: btf_dump, renames and all */
 	struct btf_dump *dump;
 	struct strbuf out;	/* what btf_dump prints */
 	bool quiet;		/* drop what btf_dump prints */
@@ -107,7 +111,8 @@ static void index_build(struct index *x)
 		case BTF_KIND_TYPEDEF:
 			if (name[0] == 'b' && has_prefix(name, "btf_trace_", 10))
 				push(&x->tps, name + 10, i);
-			kbtf_names_add(&x->idents, name, i);
+			if (x->vmlinux_names)
+				kbtf_names_add(&x->idents, name, i);
 			break;
 		case BTF_KIND_FUNC:
 			if (name[0] != '_' || name[1] != '_')
@@ -126,7 +131,8 @@ static void index_build(struct index *x)
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM64:
-			kbtf_names_add(&x->tags, name, i);
+			if (x->vmlinux_names)
+				kbtf_names_add(&x->tags, name, i);
 			break;
 		default:
 			break;
@@ -241,12 +247,16 @@ static const struct btf_type *class_fn(struct index *x, const char *tp, const st
 	p = named_fn(x, &x->bts, tp, proto, fn);
 	if (p || !x->bts.nr)
 		return p;
+	pthread_mutex_lock(&x->lock);
 	if (!x->by_proto) {
-		x->by_proto = xmalloc(x->bts.nr * sizeof(*x->by_proto));
-		memcpy(x->by_proto, x->bts.v, x->bts.nr * sizeof(*x->by_proto));
+		struct name_id *v = xmalloc(x->bts.nr * sizeof(*v));
+
+		memcpy(v, x->bts.v, x->bts.nr * sizeof(*v));
 		sort_btf = x->btf;
-		qsort(x->by_proto, x->bts.nr, sizeof(*x->by_proto), by_proto);
+		qsort(v, x->bts.nr, sizeof(*v), by_proto);
+		x->by_proto = v;
 	}
+	pthread_mutex_unlock(&x->lock);
 	hi = x->bts.nr;
 	while (lo < hi) {	/* first class whose prototype is not below ours */
 		int mid = lo + (hi - lo) / 2, c;
@@ -445,7 +455,10 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 	a->type_sa = sb_steal(&sb);
 	a->decl_sa = xasprintf("%s%s%s", a->type_sa, a->type_sa[strlen(a->type_sa) - 1] == '*' ? "" : " ",
 			       a->name);
-	if (chain_check(x, a->type_id, 0) >= 0) {
+	if (!x->vmlinux_names) {
+		a->decl = kbtf_decl(btf, a->type_id, a->name);
+		a->ktype = kbtf_decl(btf, a->type_id, "");
+	} else if (chain_check(x, a->type_id, 0) >= 0) {
 		a->decl = kernel_decl(x, a->type_id, a->name);
 		a->ktype = kernel_decl(x, a->type_id, "");
 	}
@@ -504,25 +517,89 @@ static void index_free(struct index *x)
 	sb_free(&x->out);
 }
 
-int rawtp_load(struct raw_tps *r, const struct btf *btf)
+/* Every argument spelled; the types that fit no slot make the tracepoint unsupported. */
+static void spell_tp(struct index *x, struct raw_tp *tp)
 {
-	struct index x = { .btf = btf };
+	int k;
+
+	for (k = 0; !tp->unsupported && k < tp->nr_args; k++) {
+		const char *why = type_arg(x, &tp->args[k]);
+
+		if (why)
+			tp->unsupported = why;
+	}
+	for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
+		struct raw_arg *a = &tp->args[k];
+
+		if (!a->decl_sa) {
+			a->type_sa = xstrdup("__u64");
+			a->decl_sa = xasprintf("__u64 %s", a->name);
+		}
+		if (!a->decl) {
+			a->decl = xstrdup(a->decl_sa);
+			a->ktype = xstrdup(a->type_sa);
+		}
+	}
+}
+
+/* Tracepoints [lo, hi): named, and spelled unless btf_dump must do it after (one thread). */
+struct work {
+	struct index *x;
+	struct raw_tps *r;
+	const struct name_id **tps;
+	int lo, hi;
+};
+
+static void *work_range(void *arg)
+{
+	struct work *w = arg;
+	int j;
+
+	for (j = w->lo; j < w->hi; j++) {
+		load_tp(w->x, &w->r->tp[j], w->tps[j]);
+		if (!w->x->vmlinux_names)
+			spell_tp(w->x, &w->r->tp[j]);
+	}
+	return NULL;
+}
+
+static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
+{
+	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names,
+			   .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct work w[2];
+	const struct name_id **tps;
+	bool threaded = false;
 	long upto = 0, m;
 	int err = 0, j, k;
+	pthread_t th;
 	__u32 i;
 
 	memset(r, 0, sizeof(*r));
 	sb_init(&x.out);
 	index_build(&x);
-	r->tp = xcalloc(x.tps.nr, sizeof(*r->tp));
-	for (j = 0; j < x.tps.nr; j++) {
-		if (j && !strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
-			continue;	/* a repeated typedef: the first one counts */
-		err = load_tp(&x, &r->tp[r->nr++], &x.tps.v[j]);
-		if (err)
-			goto out;
-		for (k = 0; k < r->tp[r->nr - 1].nr_args; k++) {
-			m = chain_check(&x, r->tp[r->nr - 1].args[k].type_id, 0);
+	tps = xcalloc(x.tps.nr ? x.tps.nr : 1, sizeof(*tps));
+	for (j = 0; j < x.tps.nr; j++)
+		if (!j || strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
+			tps[r->nr++] = &x.tps.v[j];	/* a repeated typedef: the first one counts */
+	r->tp = xcalloc(r->nr ? r->nr : 1, sizeof(*r->tp));
+	/* the work is CPU-bound and per tracepoint: two halves, one on another core */
+	w[0] = (struct work){ .x = &x, .r = r, .tps = tps, .lo = 0, .hi = r->nr / 2 };
+	w[1] = (struct work){ .x = &x, .r = r, .tps = tps, .lo = r->nr / 2, .hi = r->nr };
+	if (r->nr > 64 && sysconf(_SC_NPROCESSORS_ONLN) > 1)
+		threaded = !pthread_create(&th, NULL, work_range, &w[1]);
+	if (!threaded)
+		w[0].hi = r->nr;
+	work_range(&w[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	free(tps);
+	if (!vmlinux_names)
+		goto out;
+
+	for (j = 0; j < r->nr; j++) {
+		for (k = 0; k < r->tp[j].nr_args; k++) {
+			m = chain_check(&x, r->tp[j].args[k].type_id, 0);
 			upto = m > upto ? m : upto;
 		}
 	}
@@ -541,33 +618,23 @@ int rawtp_load(struct raw_tps *r, const struct btf *btf)
 	for (i = 1; i <= upto; i++)
 		btf_dump__dump_type(x.dump, i);
 	x.quiet = false;
-	for (j = 0; j < r->nr; j++) {
-		struct raw_tp *tp = &r->tp[j];
-
-		for (k = 0; !tp->unsupported && k < tp->nr_args; k++) {
-			const char *why = type_arg(&x, &tp->args[k]);
-
-			if (why)
-				tp->unsupported = why;
-		}
-		for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
-			struct raw_arg *a = &tp->args[k];
-
-			if (!a->decl_sa) {
-				a->type_sa = xstrdup("__u64");
-				a->decl_sa = xasprintf("__u64 %s", a->name);
-			}
-			if (!a->decl) {
-				a->decl = xstrdup(a->decl_sa);
-				a->ktype = xstrdup(a->type_sa);
-			}
-		}
-	}
+	for (j = 0; j < r->nr; j++)
+		spell_tp(&x, &r->tp[j]);
 out:
 	index_free(&x);
 	if (err)
 		rawtp_free(r);
 	return err;
+}
+
+int rawtp_load(struct raw_tps *r, const struct btf *btf)
+{
+	return load(r, btf, true);
+}
+
+int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf)
+{
+	return load(r, btf, false);
 }
 
 void rawtp_free(struct raw_tps *r)

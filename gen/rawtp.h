@@ -80,8 +80,22 @@ void kbtf_names_free(struct kbtf_names *d);
  */
 void kbtf_sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd);
 
-/* gen/rawtp.c */
+/*
+ * gen/btf_decl.c: type 'id' declared as C ("const char *name", "void (*)(int)"),
+ * as btf_dump__emit_type_decl() spells it but with the kernel's names, never
+ * btf_dump's renames; NULL where btf_dump would print an anonymous type's body.
+ */
+char *kbtf_decl(const struct btf *btf, __u32 id, const char *name);
+
+/*
+ * gen/rawtp.c. rawtp_load() spells each argument's kernel type (decl, ktype)
+ * exactly as vmlinux.h does, repeated names renamed as bpftool's dump renames
+ * them; learning that costs a pass of btf_dump over the types.
+ * rawtp_load_standalone() spells them with the kernel's names (kbtf_decl()),
+ * enough for the comments of standalone headers, without that pass.
+ */
 int rawtp_load(struct raw_tps *r, const struct btf *btf);
+int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf);
 void rawtp_free(struct raw_tps *r);
 struct raw_tp *rawtp_find(struct raw_tps *r, const char *name);
 /* The raw tracepoint that a trace event fires from: syscalls/sys_enter_* -> sys_enter. */

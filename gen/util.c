@@ -94,18 +94,33 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-static void sb_grow(struct strbuf *sb, size_t extra)
+/* Grow to at least len + extra + 1, doubling: appends copy the buffer O(log n) times. */
+static void sb_grow_slow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 
-	if (need <= sb->cap)
-		return;
 	if (need < sb->cap * 2)
 		need = sb->cap * 2;
 	if (need < 256)
 		need = 256;
 	sb->buf = xrealloc(sb->buf, need);
 	sb->cap = need;
+}
+
+static inline void sb_grow(struct strbuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 > sb->cap)
+		sb_grow_slow(sb, extra);
+}
+
+void sb_reserve(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need > sb->cap) {
+		sb->buf = xrealloc(sb->buf, need);
+		sb->cap = need;
+	}
 }
 
 void sb_add(struct strbuf *sb, const char *s, size_t n)
@@ -116,6 +131,16 @@ void sb_add(struct strbuf *sb, const char *s, size_t n)
 	sb->buf[sb->len] = '\0';
 }
 
+void sb_putu(struct strbuf *sb, unsigned long long v)
+{
+	char tmp[20], *p = tmp + sizeof(tmp);
+
+	do
+		*--p = '0' + v % 10;
+	while (v /= 10);
+	sb_add(sb, p, tmp + sizeof(tmp) - p);
+}
+
 void sb_puts(struct strbuf *sb, const char *s)
 {
 	sb_add(sb, s, strlen(s));
@@ -123,7 +148,9 @@ void sb_puts(struct strbuf *sb, const char *s)
 
 void sb_putc(struct strbuf *sb, char c)
 {
-	sb_add(sb, &c, 1);
+	sb_grow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
 }
 
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

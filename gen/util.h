@@ -30,6 +30,10 @@ void sb_puts(struct strbuf *sb, const char *s);
 void sb_putc(struct strbuf *sb, char c);
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
+/* Room for 'extra' more bytes, allocated now: emitters size their output ahead. */
+void sb_reserve(struct strbuf *sb, size_t extra);
+/* A number in decimal, without printf. */
+void sb_putu(struct strbuf *sb, unsigned long long v);
 /* Pad with tabs so that the next character lands at column 'col' (tab stops of 8). */
 void sb_tab_to(struct strbuf *sb, size_t line_start, int col);
 char *sb_steal(struct strbuf *sb);

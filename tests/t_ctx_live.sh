@@ -6,7 +6,8 @@
 # pid), the path that child exec'd (the __data_loc filename and its length),
 # the fork's __data_loc comms, getppid()'s caller and syscall number (exactly
 # as many calls as made), and the comm of a thread it named ("tpgen-named", the
-# char[16] prev_comm, byte by byte and through the reader).
+# char[16] prev_comm, byte by byte and through the reader). Strings read into
+# a buffer full of garbage (a map key on the stack) have zeros after the NUL.
 # The program also builds without vmlinux.h, on UAPI headers only.
 . "$(dirname "$0")/lib.sh"
 require_live
@@ -49,18 +50,18 @@ expect() {	# expect DESCRIPTION COUNT-WANTED REGEX
 }
 expect "sched_process_fork: child_pid is the pid fork() returned, parent_pid ours, both comms ours" 1 \
 	"^fork: tgid=$pid tid=$pid child_pid=$child parent_pid=$pid parent_comm=$comm child_comm=$comm\$"
-expect "sched_process_exec: pid and old_pid are the child's, filename the path exec'd, its length with the NUL" 1 \
-	"^exec: tgid=$child pid=$child old_pid=$child filename_len=$((${#exe} + 1)) filename=$exe\$"
+expect "sched_process_exec: pid and old_pid are the child's, filename the path exec'd, its length with the NUL, zeros after it in a key" 1 \
+	"^exec: tgid=$child pid=$child old_pid=$child filename_len=$((${#exe} + 1)) filename=$exe key=$exe tail_zero=1\$"
 expect "sched_process_exec: no other record claims the child or the path" 1 "^exec: "
 expect "sys_enter_getppid: each of the 3 calls, from our main thread, __syscall_nr $nr" 3 \
 	"^getppid: tgid=$pid tid=$pid syscall_nr=$nr\$"
 expect "sys_enter_getppid: nothing else from our process" 3 "^getppid: "
 expect "sched_switch: the named thread switched out sleeping, prev_comm 'tpgen-named' (reader and ctx bytes)" "1+" \
-	"^switch: tgid=$pid tid=$named prev_pid=$named prev_state=1 direct_match=1 prev_comm=tpgen-named\$"
+	"^switch: tgid=$pid tid=$named prev_pid=$named prev_state=1 direct_match=1 prev_comm=tpgen-named key=tpgen-named tail_zero=1\$"
 n=$(grep "^switch: tgid=$pid tid=$named " out.txt |
-	grep -cvE "^switch: tgid=$pid tid=$named prev_pid=$named prev_state=[0-9]+ direct_match=1 prev_comm=tpgen-named\$")
+	grep -cvE "^switch: tgid=$pid tid=$named prev_pid=$named prev_state=[0-9]+ direct_match=1 prev_comm=tpgen-named key=tpgen-named tail_zero=1\$")
 if [ "$n" = 0 ]; then
-	echo "ok   sched_switch: every switch of the named thread has its prev_pid and prev_comm"
+	echo "ok   sched_switch: every switch of the named thread has its prev_pid and prev_comm, zeros after the key's NUL"
 else
 	echo "FAIL sched_switch: $n switches of the named thread with another prev_pid or prev_comm"
 	errors=$((errors + 1))

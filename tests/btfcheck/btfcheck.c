@@ -29,6 +29,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "fieldtype.h"
 #include "model.h"
 #include "util.h"
 
@@ -76,6 +77,7 @@ static int emit(const char *header, const char *dir, bool all)
 	struct tp_events evs;
 	struct map_ent *map;
 	int i, j, k, nmap, missing = 0, rows = 0, err;
+	unsigned int end;
 
 	if (read_header_map(header, &map, &nmap))
 		return 2;
@@ -105,14 +107,24 @@ static int emit(const char *header, const char *dir, bool all)
 			free(name);
 			continue;
 		}
-		for (j = 0; j < ev->nr_fields; j++) {
+		for (j = 0, end = 0; j < ev->nr_fields; j++) {
 			const struct tp_field *f = &ev->fields[j];
 			const char *pfx = f->kind == FIELD_DATA_LOC ? "__data_loc_" :
 					  f->kind == FIELD_REL_LOC ? "__rel_loc_" : "";
+			const char *m = f->cname;
 
+			/* the leading common_* fields are the header's 'ent': common_pid is ent.pid */
+			if (f->common && f->offset == end && f->kind != FIELD_FLEX && f->cname[7] &&
+			    !ctype_is_keyword(f->cname + 7)) {
+				pfx = "ent.";
+				m = f->cname + 7;
+				end += f->size;
+			} else {
+				end = ~0u;
+			}
 			printf("\t%s(\"%s\", %s, %s%s, \"%s\", \"%s%s\", %d, %d),\n",
-			       f->kind == FIELD_FLEX ? "X" : "F", name, tag, pfx, f->cname,
-			       f->name, pfx, f->name, f->common, f->line);
+			       f->kind == FIELD_FLEX ? "X" : "F", name, tag, pfx, m,
+			       f->name, *pfx == 'e' ? "" : pfx, f->name, f->common, f->line);
 			rows++;
 		}
 		printf("\tS(\"%s\", %s),\n", name, tag);

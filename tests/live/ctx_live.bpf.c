@@ -60,13 +60,19 @@ SEC("tp/sched/sched_process_exec")
 int on_exec(struct sched_process_exec_ctx *ctx)
 {
 	struct rec *r = reserve(REC_EXEC);
+	char key[64];
 
 	if (!r)
 		return 0;
 	r->pid = ctx->pid;
 	r->pid2 = ctx->old_pid;
-	r->len = sched_process_exec_ctx__filename_len(ctx);
+	r->len = sched_process_exec_ctx__len_filename(ctx);
 	sched_process_exec_ctx__read_filename(ctx, r->str, sizeof(r->str));
+	/* garbage in the buffer, as in a key on the stack: the reader leaves none after the NUL */
+	__builtin_memset(key, 0xa5, sizeof(key));
+	sched_process_exec_ctx__read_filename(ctx, key, sizeof(key));
+	__builtin_memcpy(r->key, key, sizeof(key));
+	r->key_size = sizeof(key);
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }
@@ -93,6 +99,7 @@ int on_switch(struct sched_switch_ctx *ctx)
 	static const char want[] = "tpgen-named";
 	struct rec *r;
 	int i, same = 1;
+	char key[16];
 
 	if ((__s32)(bpf_get_current_pid_tgid() >> 32) != targ_tgid)
 		return 0;
@@ -108,6 +115,11 @@ int on_switch(struct sched_switch_ctx *ctx)
 	r->len = same;
 	/* and through the header's reader: a copy through ctx + offset would not verify */
 	sched_switch_ctx__read_prev_comm(ctx, r->str, sizeof(r->str));
+	/* a comm read into a key: one key per comm, whatever the buffer held */
+	__builtin_memset(key, 0xa5, sizeof(key));
+	sched_switch_ctx__read_prev_comm(ctx, key, sizeof(key));
+	__builtin_memcpy(r->key, key, sizeof(key));
+	r->key_size = sizeof(key);
 	bpf_ringbuf_submit(r, 0);
 	return 0;
 }

@@ -25,6 +25,17 @@
 static const char *exec_path;
 static pid_t child;
 
+/* 1 when every byte of the key after its first NUL is 0 */
+static int tail_zero(const struct rec *r)
+{
+	size_t i = strnlen((const char *)r->key, r->key_size);
+
+	for (; i < r->key_size && i < sizeof(r->key); i++)
+		if (r->key[i])
+			return 0;
+	return 1;
+}
+
 static int on_rec(void *ctx, void *data, size_t size)
 {
 	const struct rec *r = data;
@@ -39,15 +50,15 @@ static int on_rec(void *ctx, void *data, size_t size)
 		break;
 	case REC_EXEC:
 		if (r->pid == child || r->pid2 == child || !strcmp(r->str, exec_path))
-			printf("exec: tgid=%u pid=%d old_pid=%d filename_len=%d filename=%s\n",
-			       r->tgid, r->pid, r->pid2, r->len, r->str);
+			printf("exec: tgid=%u pid=%d old_pid=%d filename_len=%d filename=%s key=%s tail_zero=%d\n",
+			       r->tgid, r->pid, r->pid2, r->len, r->str, (const char *)r->key, tail_zero(r));
 		break;
 	case REC_GETPPID:
 		printf("getppid: tgid=%u tid=%u syscall_nr=%d\n", r->tgid, r->tid, r->pid);
 		break;
 	case REC_SWITCH:
-		printf("switch: tgid=%u tid=%u prev_pid=%d prev_state=%d direct_match=%d prev_comm=%s\n",
-		       r->tgid, r->tid, r->pid, r->pid2, r->len, r->str);
+		printf("switch: tgid=%u tid=%u prev_pid=%d prev_state=%d direct_match=%d prev_comm=%s key=%.16s tail_zero=%d\n",
+		       r->tgid, r->tid, r->pid, r->pid2, r->len, r->str, (const char *)r->key, tail_zero(r));
 		break;
 	}
 	return 0;

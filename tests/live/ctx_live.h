@@ -14,6 +14,8 @@ struct rec {
 	__s32 len;		/* exec: filename_len(); switch: prev_comm read directly from ctx matched */
 	char str[128];		/* exec filename; fork parent_comm; switch prev_comm through the reader */
 	char str2[32];		/* fork child_comm */
+	__u32 key_size;		/* exec, switch: a string read into a buffer full of garbage, */
+	unsigned char key[64];	/* as a map key on the stack would be: the bytes after the NUL */
 };
 
 #endif

@@ -212,53 +212,6 @@ static int field_off_cmp(const void *a, const void *b)
 	return x->line - y->line;	/* stable: file order */
 }
 
-struct accessor {
-	char *name;		/* after "<struct>__": "x", "x_len", "read_x" */
-	const struct tp_field *f;
-};
-
-static int accessor_cmp(const void *a, const void *b)
-{
-	const struct accessor *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : x->f->line - y->f->line;
-}
-
-/*
- * The ctx header gives __data_loc fields <struct>__x(), __x_len() and
- * __read_x(), and arrays __read_x(): two fields must not get the same one
- * (a __data_loc 'x' and a __data_loc 'x_len', say).
- */
-static int check_accessors(const struct tp_event *ev)
-{
-	struct accessor *v = xcalloc(ev->nr_fields * 3 + 1, sizeof(*v));
-	int i, n = 0, err = 0;
-
-	for (i = 0; i < ev->nr_fields; i++) {
-		const struct tp_field *f = &ev->fields[i];
-
-		if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC) {
-			v[n++] = (struct accessor){ xstrdup(f->cname), f };
-			v[n++] = (struct accessor){ xasprintf("%s_len", f->cname), f };
-		}
-		if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC || f->kind == FIELD_ARRAY)
-			v[n++] = (struct accessor){ xasprintf("read_%s", f->cname), f };
-	}
-	qsort(v, n, sizeof(*v), accessor_cmp);
-	for (i = 1; i < n && !err; i++) {
-		if (strcmp(v[i].name, v[i - 1].name) || v[i].f == v[i - 1].f)
-			continue;
-		diag_error(ev->path, v[i].f->line, 0, "fields '%s' and '%s' would both have the accessor "
-			   "<struct>__%s()", v[i - 1].f->name, v[i].f->name, v[i].name);
-		err = -EINVAL;
-	}
-	for (i = 0; i < n; i++)
-		free(v[i].name);
-	free(v);
-	return err;
-}
-
 /* Check the layout and compute the record's fixed size and alignment. */
 static int check_layout(struct tp_event *ev)
 {
@@ -293,7 +246,7 @@ static int check_layout(struct tp_event *ev)
 	}
 	ev->align = align;
 	ev->size = (end + align - 1) / align * align;
-	return check_accessors(ev);
+	return 0;
 }
 
 int tracefs_parse_format(const char *path, const char *text, const char *sys,

@@ -15,8 +15,8 @@
 cd "$TPGEN_ROOT"
 clang -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -D_GNU_SOURCE -Igen -Ibpf $(pkg-config --cflags libtraceevent) \
-	tests/oracle/printfmt_oracle.c gen/printfmt.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/pfbtf.c gen/tracefs.c gen/fieldtype.c \
-	gen/util.c gen/ident.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
+	tests/oracle/printfmt_oracle.c gen/printfmt.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/pfbtf.c gen/tracefs.c gen/tracefs_dir.c gen/fieldtype.c \
+	gen/util.c gen/ident.c gen/fileio.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
 	fail "building the oracle failed"
 # libtraceevent leaks a little in tep_parse_format(); everything else is checked
 export ASAN_OPTIONS=detect_leaks=0

@@ -30,9 +30,10 @@ void mem_batch_init(void)
 	mallopt(M_TRIM_THRESHOLD, 1 << 30);
 	mallopt(M_TOP_PAD, HEAP_STEP);
 	start = (uintptr_t)sbrk(0);
-	p = malloc(1);		/* grows the heap by a step; the block stays in use */
+	p = malloc(1);		/* grows the heap by a step, never trimmed back */
 	end = (uintptr_t)sbrk(0);
-	if (!p || start == (uintptr_t)-1 || end <= start)
+	free(p);
+	if (start == (uintptr_t)-1 || end <= start)
 		return;		/* no brk heap (a sanitizer's allocator, say) */
 	from = (start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	if (end > from + HUGE_PAGE)

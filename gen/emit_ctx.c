@@ -10,7 +10,8 @@
  *
  * The whole-kernel header is megabytes: it is written with plain appends
  * into a buffer sized ahead, never printf, and kept small so that it compiles
- * faster than vmlinux.h.
+ * faster than vmlinux.h. The fixed text is in emit_ctx_text.c, the accessors
+ * in emit_ctx_access.c.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -20,10 +21,10 @@
 #include <unistd.h>
 
 #include "emit.h"
+#include "emit_ctx.h"
 #include "fieldtype.h"
 
 #define COMMENT_COL	48
-#define MACRO_COL	72
 
 char *emit_guard(const char *path, const char *fallback)
 {
@@ -57,144 +58,7 @@ void emit_fixed_types(struct strbuf *out)
 		"typedef long long unsigned int __u64;\n\n");
 }
 
-static const char intro[] =
-	"/*\n"
-	" * Tracepoint context structs: one per event, laid out exactly as the kernel's\n"
-	" * record (tracefs format files), for SEC(\"tp/<sys>/<event>\") programs.\n"
-	" *\n"
-	" * __TPGEN_FIELD() asserts each field's offset and size, __TPGEN_SIZE() each\n"
-	" * record's size: the compiler lays every struct out as the format files read\n"
-	" * by tpgen say. Those are the files of the kernel named above; nothing here can\n"
-	" * tell which kernel a program is loaded on. For another kernel, regenerate the\n"
-	" * header, or use CO-RE (tpgen headers --core).\n"
-	" *\n"
-	" * The common header (common_type, common_flags, common_preempt_count and\n"
-	" * common_pid in the format files) is 'struct tpgen_trace_entry ent', as the\n"
-	" * kernel's trace_event_raw_<class> structs have it, asserted once. BPF programs\n"
-	" * cannot read it (the verifier refuses ctx offsets below 8): for them 'ent' is\n"
-	" * marked unavailable, and ctx->ent.pid does not compile; use\n"
-	" * bpf_get_current_pid_tgid(). Host code reads ctx->ent.pid as usual.\n"
-	" *\n"
-	" * Accessors, for field f of struct s:\n"
-	" *   s__read_f(ctx, dst, size)  (BPF) copy an array or __data_loc field into dst;\n"
-	" *                              strings end with a NUL and the rest of dst is\n"
-	" *                              zeroed, so a string read into a map key is one key\n"
-	" *   s__get_f(ctx)              __data_loc/__rel_loc: a typed pointer to the data\n"
-	" *   s__len_f(ctx)              __data_loc/__rel_loc: its length in bytes\n"
-	" * Each struct and its accessors have an include guard of their own: headers\n"
-	" * that share events can be included in one file.\n"
-	" */\n";
-
-static const char helpers[] =
-	"#ifndef __TPGEN_CTX_HELPERS\n"
-	"#define __TPGEN_CTX_HELPERS\n"
-	"/*\n"
-	" * Layout proofs: a member's offset and size, a record's size. Two asserts\n"
-	" * and size_t literals cost clang less than one && and int literals: with\n"
-	" * thousands of them, that decides whether the header compiles faster than\n"
-	" * vmlinux.h. A failure names the struct and member (clang prints the\n"
-	" * condition, gcc the line).\n"
-	" */\n"
-	"#define __TPGEN_FIELD(s, m, off, size)\t\t\t\t\t\t\\\n"
-	"\t_Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\");\t\t\\\n"
-	"\t_Static_assert(sizeof(((struct s *)0)->m) == size##ul, \"\")\n"
-	"#define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, \"\")\n"
-	"#define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)\n"
-	"\n"
-	"/* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */\n"
-	"#define __tpgen_data_loc(s, ctx, loc, type) ({\t\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t(const type *)((const char *)__tpgen_c + (__tpgen_c->loc & 0xffff));\t\\\n"
-	"})\n"
-	"/* __rel_loc: the same, from the end of the field */\n"
-	"#define __tpgen_rel_loc(s, ctx, loc, type) ({\t\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t(const type *)((const char *)(&__tpgen_c->loc + 1) + (__tpgen_c->loc & 0xffff)); \\\n"
-	"})\n"
-	"#define __tpgen_loc_len(s, ctx, loc) ({\t\t\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t(__u16)(__tpgen_c->loc >> 16);\t\t\t\t\t\t\\\n"
-	"})\n"
-	"\n"
-	"#ifdef __bpf__\n"
-	"/* the verifier refuses ctx offsets below 8: reading the common header does not compile */\n"
-	"#define __tpgen_no_bpf __attribute__((unavailable(\"BPF programs cannot read the common header \"\\\n"
-	"\t\"(ctx offsets below 8): use bpf_get_current_pid_tgid() for the pid\")))\n"
-	"\n"
-	"/* bpf_probe_read_kernel() and bpf_probe_read_kernel_str(), without bpf_helpers.h */\n"
-	"static long (*__tpgen_probe_read_kernel)(void *dst, __u32 size, const void *src) = (void *)113;\n"
-	"static long (*__tpgen_probe_read_kernel_str)(void *dst, __u32 size, const void *src) = (void *)115;\n"
-	"\n"
-	"/*\n"
-	" * Copy the string at src (max bytes at most) into dst, NUL-terminated, and zero\n"
-	" * the rest of dst. size is sizeof(dst), a constant. Returns the bytes copied\n"
-	" * with the NUL, or -errno.\n"
-	" */\n"
-	"static inline __attribute__((always_inline)) long\n"
-	"__tpgen_read_str(void *dst, __u32 size, const void *src, __u32 max)\n"
-	"{\n"
-	"\t__builtin_memset(dst, 0, size);\n"
-	"\treturn __tpgen_probe_read_kernel_str(dst, size < max ? size : max, src);\n"
-	"}\n"
-	"\n"
-	"/* Copy len bytes at most of src into dst and zero the rest of dst: 0 or -errno. */\n"
-	"static inline __attribute__((always_inline)) long\n"
-	"__tpgen_read(void *dst, __u32 size, const void *src, __u32 len)\n"
-	"{\n"
-	"\t__builtin_memset(dst, 0, size);\n"
-	"\treturn __tpgen_probe_read_kernel(dst, size < len ? size : len, src);\n"
-	"}\n"
-	"#else\n"
-	"#define __tpgen_no_bpf\n"
-	"#endif\n"
-	"\n"
-	"/*\n"
-	" * Fixed arrays: the verifier refuses loads through ctx plus an offset, which\n"
-	" * is what copying ctx->comm by hand compiles to; a helper copies them.\n"
-	" */\n"
-	"#define __tpgen_read_chars(s, ctx, m, dst, size) ({\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t__tpgen_read_str(dst, size, __tpgen_c->m, sizeof(__tpgen_c->m));\t\\\n"
-	"})\n"
-	"#define __tpgen_read_array(s, ctx, m, dst, size) ({\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t__tpgen_read(dst, size, __tpgen_c->m, sizeof(__tpgen_c->m));\t\t\\\n"
-	"})\n"
-	"/* Dynamic arrays: up to max elements into dst; the elements copied, or -errno */\n"
-	"#define __tpgen_read_elems(dst, max, src, len) ({\t\t\t\t\\\n"
-	"\tconst __typeof__(*(dst)) *__tpgen_src = (src);\t\t\t\t\\\n"
-	"\t__u32 __tpgen_size = (max) * sizeof(*(dst)), __tpgen_len = (len);\t\\\n"
-	"\tlong __tpgen_err;\t\t\t\t\t\t\t\\\n"
-	"\t\t\t\t\t\t\t\t\t\t\\\n"
-	"\tif (__tpgen_len > __tpgen_size)\t\t\t\t\t\t\\\n"
-	"\t\t__tpgen_len = __tpgen_size;\t\t\t\t\t\\\n"
-	"\t__tpgen_err = __tpgen_read(dst, __tpgen_size, __tpgen_src, __tpgen_len); \\\n"
-	"\t__tpgen_err ? __tpgen_err : (long)(__tpgen_len / sizeof(*(dst)));\t\\\n"
-	"})\n"
-	"#endif /* __TPGEN_CTX_HELPERS */\n\n";
-
-static const char core_prelude[] =
-	"#ifndef __TPGEN_CORE\n"
-	"#define __TPGEN_CORE\n"
-	"/*\n"
-	" * CO-RE (--core): structs named after the kernel's trace_event_raw_<class>,\n"
-	" * with a ___tpgen flavor, so libbpf relocates every field access to the\n"
-	" * offsets of the kernel the program is loaded on.\n"
-	" */\n"
-	"#ifdef __bpf__\n"
-	"#define __tpgen_core __attribute__((preserve_access_index))\n"
-	"#else\n"
-	"#define __tpgen_core\n"
-	"#endif\n"
-	"\n"
-	"/* A field with no member in the class struct, at the offset of the kernel tpgen read */\n"
-	"#define __tpgen_at(s, ctx, off) ({\t\t\t\t\t\t\\\n"
-	"\tconst struct s *__tpgen_c = (ctx);\t\t\t\t\t\\\n"
-	"\t(const void *)((const char *)__tpgen_c + (off));\t\t\t\\\n"
-	"})\n"
-	"#endif /* __TPGEN_CORE */\n\n";
-
-static void put_member_name(struct strbuf *out, const struct tp_field *f)
+void ctx_put_member_name(struct strbuf *out, const struct tp_field *f)
 {
 	if (f->kind == FIELD_DATA_LOC)
 		sb_add(out, "__data_loc_", 11);
@@ -231,7 +95,7 @@ static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
 	sb_add(out, ct, n);
 	if (ct[n - 1] != '*' && ct[n - 1] != ' ')
 		sb_putc(out, ' ');
-	put_member_name(out, f);
+	ctx_put_member_name(out, f);
 	if (f->kind == FIELD_FLEX && !last)
 		sb_add(out, "[0]", 3);	/* zero-size array before another field */
 	else
@@ -468,7 +332,7 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncom
 		sb_puts(out, flex ? "__TPGEN_OFFSET(" : "__TPGEN_FIELD(");
 		put_tag(out, ev);
 		sb_add(out, ", ", 2);
-		put_member_name(out, f);
+		ctx_put_member_name(out, f);
 		sb_add(out, ", ", 2);
 		sb_putu(out, f->offset);
 		if (!flex) {
@@ -476,107 +340,6 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncom
 			sb_putu(out, f->size);
 		}
 		sb_add(out, ");\n", 3);
-	}
-}
-
-/* "#define sched_switch_ctx__read_prev_comm(ctx, dst, size) \\\n\t" */
-static void put_accessor(struct strbuf *out, const struct tp_event *ev, const char *kind,
-			 const struct tp_field *f, const char *params)
-{
-	sb_add(out, "#define ", 8);
-	sb_puts(out, ev->struct_name);
-	sb_add(out, "__", 2);
-	sb_puts(out, kind);
-	sb_putc(out, '_');
-	sb_puts(out, f->cname);
-	sb_puts(out, params);
-	sb_add(out, " \\\n\t", 4);
-}
-
-/* __tpgen_xxx(sched_switch_ctx, ctx, prev_comm */
-static void put_helper_call(struct strbuf *out, const char *helper, const struct tp_event *ev,
-			    const struct tp_field *f)
-{
-	sb_puts(out, helper);
-	sb_putc(out, '(');
-	sb_puts(out, ev->struct_name);
-	sb_add(out, ", ctx, ", 7);
-	put_member_name(out, f);
-}
-
-/*
- * Accessor names are <struct>__<kind>_<field> with kinds get, len and read: no
- * kind is a prefix of another, so two fields never give one name ('x_len'
- * gives s__len_x_len, 'x' s__len_x; 'read_x' s__read_read_x, 'x' s__read_x).
- */
-static void emit_loc_accessors(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
-{
-	bool rel = f->kind == FIELD_REL_LOC;
-
-	put_accessor(out, ev, "get", f, "(ctx)");
-	put_helper_call(out, rel ? "__tpgen_rel_loc" : "__tpgen_data_loc", ev, f);
-	sb_add(out, ", ", 2);
-	sb_puts(out, f->elem_ctype);
-	sb_add(out, ")\n", 2);
-	put_accessor(out, ev, "len", f, "(ctx)");
-	put_helper_call(out, "__tpgen_loc_len", ev, f);
-	sb_add(out, ")\n", 2);
-	if (f->is_string) {
-		/* a __data_loc's 16-bit length bounds nothing tighter than the buffer */
-		put_accessor(out, ev, "read", f, "(ctx, dst, size)");
-		sb_add(out, "__tpgen_read_str(dst, size, ", 28);
-		sb_puts(out, ev->struct_name);
-		sb_add(out, "__get_", 6);
-		sb_puts(out, f->cname);
-		sb_add(out, "(ctx), 0xffff)\n", 15);
-	} else {
-		put_accessor(out, ev, "read", f, "(ctx, dst, max)");
-		sb_add(out, "__tpgen_read_elems(dst, max, ", 29);
-		sb_puts(out, ev->struct_name);
-		sb_add(out, "__get_", 6);
-		sb_puts(out, f->cname);
-		sb_add(out, "(ctx), ", 7);
-		sb_puts(out, ev->struct_name);
-		sb_add(out, "__len_", 6);
-		sb_puts(out, f->cname);
-		sb_add(out, "(ctx))\n", 7);
-	}
-}
-
-static void emit_array_reader(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
-{
-	put_accessor(out, ev, "read", f, "(ctx, dst, size)");
-	put_helper_call(out, f->is_string ? "__tpgen_read_chars" : "__tpgen_read_array", ev, f);
-	sb_add(out, ", dst, size)\n", 13);
-}
-
-/* --core: a field with no member in the class struct, read at the generating kernel's offset */
-static void emit_static_accessor(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
-{
-	bool ptr = *f->suffix;	/* arrays and bytes: a pointer to them */
-
-	sb_printf(out, "/* %s has no member in struct trace_event_raw_%s: static offset %u */\n",
-		  f->name, ev->core_class, f->offset);
-	put_accessor(out, ev, "get", f, "(ctx)");
-	if (ptr)
-		sb_printf(out, "((const %s *)__tpgen_at(%s, ctx, %u))\n", f->ctype, ev->struct_name, f->offset);
-	else
-		sb_printf(out, "(*(const %s *)__tpgen_at(%s, ctx, %u))\n", f->ctype, ev->struct_name, f->offset);
-}
-
-static void emit_accessors(struct strbuf *out, const struct tp_event *ev)
-{
-	int j;
-
-	for (j = 0; j < ev->nr_fields; j++) {
-		const struct tp_field *f = &ev->fields[j];
-
-		if (ev->core_class && f->core_static)
-			emit_static_accessor(out, ev, f);
-		else if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC)
-			emit_loc_accessors(out, ev, f);
-		else if (f->kind == FIELD_ARRAY)
-			emit_array_reader(out, ev, f);
 	}
 }
 
@@ -703,7 +466,7 @@ static void emit_event(struct strbuf *out, const struct tp_event *ev, const stru
 		put_guard(out, "CTX_", ev->struct_name);
 		emit_comment(out, ev);
 		emit_struct(out, ev, p->ncommon, p->hdr);
-		emit_accessors(out, ev);
+		ctx_emit_accessors(out, ev);
 		sb_add(out, "#endif\n", 7);
 		emit_asserts(out, ev, p->ncommon);
 		sb_putc(out, '\n');
@@ -721,7 +484,7 @@ static void emit_event(struct strbuf *out, const struct tp_event *ev, const stru
 	}
 	put_guard(out, "CTX_", ev->struct_name);
 	sb_printf(out, "#define %s trace_event_raw_%s___tpgen\n", ev->struct_name, ev->core_class);
-	emit_accessors(out, ev);
+	ctx_emit_accessors(out, ev);
 	sb_add(out, "#endif\n\n", 8);
 }
 
@@ -804,15 +567,15 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n/* ");
 	sb_puts(out, banner);
 	sb_add(out, " */\n", 4);
-	sb_puts(out, intro);
+	sb_puts(out, ctx_intro);
 	sb_printf(out, "#ifndef %s\n#define %s\n\n", guard, guard);
 	emit_fixed_types(out);
-	sb_puts(out, helpers);
+	sb_puts(out, ctx_helpers);
 	emit_forwards(out, evs, selected);
 	for (i = 0; i < nr_hdrs; i++)
 		emit_common(out, &hdrs[i], i);
 	if (any_core)
-		sb_puts(out, core_prelude);
+		sb_puts(out, ctx_core_prelude);
 
 	/* the second half of the structs goes to another core when there is much of it */
 	for (mid = 0; mid < evs->nr && done < size / 2; mid++)

@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "mem.h"
 #include "output.h"
 #include "rawtp.h"
 
@@ -182,6 +183,7 @@ int cmd_headers(int argc, char **argv)
 	bool raw = false, vmlinux_h = false, core = false;
 	int opt, err;
 
+	mem_batch_init();
 	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
 		if (err < 0)

@@ -150,6 +150,25 @@ static void test_strbuf(void **state)
 	sb_puts(&sb, "\tint x;");
 	sb_tab_to(&sb, 0, 24);
 	assert_string_equal(sb.buf, "\tint x;\t\t");
+	sb_reset(&sb);
+	sb_putu(&sb, 0);
+	sb_putc(&sb, ' ');
+	sb_putu(&sb, 18446744073709551615ULL);
+	assert_string_equal(sb.buf, "0 18446744073709551615");
+	sb_free(&sb);
+
+	/* sized ahead: appends within the reservation never move the buffer */
+	sb_init(&sb);
+	sb_reserve(&sb, 100000);
+	{
+		const char *buf = sb.buf;
+
+		for (i = 0; i < 10000; i++)
+			sb_add(&sb, "0123456789", 10);
+		assert_ptr_equal(sb.buf, buf);
+		assert_int_equal(sb.len, 100000);
+		assert_int_equal(sb.buf[sb.len], '\0');
+	}
 	sb_free(&sb);
 }
 

@@ -109,104 +109,115 @@ b5_work() {
 	elapsed "$s" "$e"
 }
 
-cc -O2 -Wall -Wextra -Werror -pthread -o "$B5/b5_work" bench/b5_work.c || die "building bench/b5_work.c failed"
-B5_LIBBPF=1
-for t in "${B5_TOOLS[@]}"; do
-	[ -x "/usr/sbin/$t" ] || B5_LIBBPF=0
-done
-if [ $B5_LIBBPF = 0 ]; then
-	echo "B5: libbpf-tools is not installed (make bench installs it; apt-get install libbpf-tools): skipped"
-	json_row bench=B5 name="skipped: no libbpf-tools"
-	return 0 2>/dev/null || exit 0
-fi
-for t in "${B5_TOOLS[@]}"; do
-	"$TPGEN" "${B5_SPEC[$t]}" -o "$B5/gen" > "$B5/$t.gen.log" 2>&1 &&
-		make -s -C "$B5/gen/$t" >> "$B5/$t.gen.log" 2>&1 ||
-		die "generating or building $t from ${B5_SPEC[$t]} failed: $(head -n 3 "$B5/$t.gen.log")"
-done
-
-B5_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
-sysctl -q -w kernel.bpf_stats_enabled=1 || die "cannot set kernel.bpf_stats_enabled"
-
-echo "B5 generated tools vs libbpf-tools $(dpkg-query -W -f='${Version}' libbpf-tools 2>/dev/null)" \
-	"(median of $B5_RUNS interleaved rounds; BPF time from kernel.bpf_stats_enabled)"
-# per tool and side: seconds, overhead, ns/run, ns/op of each round; per program: sums
-declare -A B5_T B5_OV B5_NR B5_NO B5_PT B5_PC B5_PROGS
-for ((r = 0; r < B5_RUNS; r++)); do
-	for t in "${B5_TOOLS[@]}"; do
-		ops=${B5_OPS[$t]%% *}
-		bare=$(b5_work "${B5_WORK[$t]}")
-		B5_T[$t,bare]+="$bare "
-		for side in libbpf-tools generated; do
-			if [ $side = libbpf-tools ]; then
-				b5_start "/usr/sbin/$t" || continue
-			else
-				b5_start "$B5/gen/$t/$t" || continue
-			fi
-			ids=$(b5_prog_ids "$B5_BG")
-			b5_prog_stats "$ids" > "$B5/before"
-			secs=$(b5_work "${B5_WORK[$t]}")
-			b5_prog_stats "$ids" > "$B5/after"
-			b5_stop
-			B5_T[$t,$side]+="$secs "
-			B5_OV[$t,$side]+="$(awk -v a="$secs" -v b="$bare" 'BEGIN { printf "%.6f", a - b }') "
-			# per program: what it ran during the workload
-			while read -r id name ns cnt; do
-				read -r _ _ ns0 cnt0 < <(grep "^$id " "$B5/before")
-				B5_PT[$t,$side,$name]=$(( ${B5_PT[$t,$side,$name]:-0} + ns - ${ns0:-0} ))
-				B5_PC[$t,$side,$name]=$(( ${B5_PC[$t,$side,$name]:-0} + cnt - ${cnt0:-0} ))
-				[[ " ${B5_PROGS[$t,$side]:-} " == *" $name "* ]] || B5_PROGS[$t,$side]+="$name "
-			done < "$B5/after"
-			read -r ns cnt < <(awk 'NR == FNR { t0[$1] = $3; c0[$1] = $4; next }
-				{ t += $3 - t0[$1]; c += $4 - c0[$1] } END { print t + 0, c + 0 }' "$B5/before" "$B5/after")
-			B5_NR[$t,$side]+="$(awk -v t="$ns" -v c="$cnt" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }') "
-			B5_NO[$t,$side]+="$(awk -v t="$ns" -v n="$ops" 'BEGIN { printf "%.1f", t / n }') "
-		done
-	done
-done
-sysctl -q -w kernel.bpf_stats_enabled="$B5_STATS_WAS"
-rm -f "$B5/dd.dat"
-
 b5_median() { tr ' ' '\n' | grep -v -e '^$' -e nan | sort -g | stats | cut -d' ' -f1; }
 b5_ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "nan" || b == "nan" || b <= 0) print "nan"; else printf "%.2f", a / b }'; }
-for t in "${B5_TOOLS[@]}"; do
-	echo "  $t: ${B5_SPEC[$t]} vs /usr/sbin/$t; ${B5_OPS[$t]}"
-	printf '    %-14s %10s %10s %12s %12s\n' "" workload overhead "BPF ns/run" "BPF ns/op"
-	bare=$(echo "${B5_T[$t,bare]}" | b5_median)
-	printf '    %-14s %9.3fs\n' bare "$bare"
-	json_row bench=B5 tool="$t" name=bare seconds="$bare" ops="${B5_OPS[$t]}"
-	declare -A M=()
-	for side in libbpf-tools generated; do
-		[ -n "${B5_T[$t,$side]:-}" ] || { echo "    $side: did not run"; continue; }
-		M[$side,t]=$(echo "${B5_T[$t,$side]}" | b5_median)
-		M[$side,ov]=$(echo "${B5_OV[$t,$side]}" | b5_median)
-		M[$side,nr]=$(echo "${B5_NR[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
-		M[$side,no]=$(echo "${B5_NO[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
-		printf '    %-14s %9.3fs %+9.3fs %12s %12s\n' "$side" "${M[$side,t]}" "${M[$side,ov]}" "${M[$side,nr]}" \
-			"${M[$side,no]}"
-		json_row bench=B5 tool="$t" name="$side" seconds="${M[$side,t]}" overhead_seconds="${M[$side,ov]}" \
-			ns_per_run="${M[$side,nr]}" ns_per_op="${M[$side,no]}"
-		for p in ${B5_PROGS[$t,$side]:-}; do
-			c=${B5_PC[$t,$side,$p]}
-			n=$(awk -v t="${B5_PT[$t,$side,$p]}" -v c="$c" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }')
-			printf '      %-28s %8s ns/run %10d runs in %d rounds\n' "$p" "$n" "$c" "$B5_RUNS"
-			json_row bench=B5 tool="$t" name="$side program" program="$p" ns_per_run="$n" runs="$c"
+
+# B5 skipped: why, on the screen and in the results
+b5_skip() {
+	echo "B5: skipped: $*"
+	json_row bench=B5 name="skipped" why="$*"
+}
+
+b5_run() {
+	local t r side ids secs ops bare ns cnt id name ns0 cnt0 c n p rnr rno rov
+	local -A B5_T B5_OV B5_NR B5_NO B5_PT B5_PC B5_PROGS M
+
+	cc -O2 -Wall -Wextra -Werror -pthread -o "$B5/b5_work" bench/b5_work.c || { b5_skip "building bench/b5_work.c failed"; return; }
+	B5_LIBBPF=1
+	for t in "${B5_TOOLS[@]}"; do
+		[ -x "/usr/sbin/$t" ] || B5_LIBBPF=0
+	done
+	if [ $B5_LIBBPF = 0 ]; then
+		b5_skip "libbpf-tools is not installed (make bench installs it; apt-get install libbpf-tools)"
+		return
+	fi
+	for t in "${B5_TOOLS[@]}"; do
+		"$TPGEN" "${B5_SPEC[$t]}" -o "$B5/gen" > "$B5/$t.gen.log" 2>&1 &&
+			make -s -C "$B5/gen/$t" >> "$B5/$t.gen.log" 2>&1 ||
+			{ b5_skip "generating or building $t from ${B5_SPEC[$t]} failed: $(head -n 3 "$B5/$t.gen.log")"; return; }
+	done
+
+	B5_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
+	sysctl -q -w kernel.bpf_stats_enabled=1 || { b5_skip "cannot set kernel.bpf_stats_enabled"; return; }
+
+	echo "B5 generated tools vs libbpf-tools $(dpkg-query -W -f='${Version}' libbpf-tools 2>/dev/null)" \
+		"(median of $B5_RUNS interleaved rounds; BPF time from kernel.bpf_stats_enabled)"
+	# per tool and side: seconds, overhead, ns/run, ns/op of each round; per program: sums
+	for ((r = 0; r < B5_RUNS; r++)); do
+		for t in "${B5_TOOLS[@]}"; do
+			ops=${B5_OPS[$t]%% *}
+			bare=$(b5_work "${B5_WORK[$t]}")
+			B5_T[$t,bare]+="$bare "
+			for side in libbpf-tools generated; do
+				if [ $side = libbpf-tools ]; then
+					b5_start "/usr/sbin/$t" || continue
+				else
+					b5_start "$B5/gen/$t/$t" || continue
+				fi
+				ids=$(b5_prog_ids "$B5_BG")
+				b5_prog_stats "$ids" > "$B5/before"
+				secs=$(b5_work "${B5_WORK[$t]}")
+				b5_prog_stats "$ids" > "$B5/after"
+				b5_stop
+				B5_T[$t,$side]+="$secs "
+				B5_OV[$t,$side]+="$(awk -v a="$secs" -v b="$bare" 'BEGIN { printf "%.6f", a - b }') "
+				# per program: what it ran during the workload
+				while read -r id name ns cnt; do
+					read -r _ _ ns0 cnt0 < <(grep "^$id " "$B5/before")
+					B5_PT[$t,$side,$name]=$(( ${B5_PT[$t,$side,$name]:-0} + ns - ${ns0:-0} ))
+					B5_PC[$t,$side,$name]=$(( ${B5_PC[$t,$side,$name]:-0} + cnt - ${cnt0:-0} ))
+					[[ " ${B5_PROGS[$t,$side]:-} " == *" $name "* ]] || B5_PROGS[$t,$side]+="$name "
+				done < "$B5/after"
+				read -r ns cnt < <(awk 'NR == FNR { t0[$1] = $3; c0[$1] = $4; next }
+					{ t += $3 - t0[$1]; c += $4 - c0[$1] } END { print t + 0, c + 0 }' "$B5/before" "$B5/after")
+				B5_NR[$t,$side]+="$(awk -v t="$ns" -v c="$cnt" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }') "
+				B5_NO[$t,$side]+="$(awk -v t="$ns" -v n="$ops" 'BEGIN { printf "%.1f", t / n }') "
+			done
 		done
 	done
-	rnr=$(b5_ratio "${M[generated,nr]:-}" "${M[libbpf-tools,nr]:-}")
-	rno=$(b5_ratio "${M[generated,no]:-}" "${M[libbpf-tools,no]:-}")
-	# overheads at or below zero are the noise of the machine: no ratio of them
-	rov=nan
-	awk -v g="${M[generated,ov]:-nan}" -v l="${M[libbpf-tools,ov]:-nan}" \
-		'BEGIN { exit !(g != "nan" && l != "nan" && g > 0 && l > 0) }' &&
-		rov=$(b5_ratio "${M[generated,ov]}" "${M[libbpf-tools,ov]}")
-	echo "    generated / libbpf-tools: BPF ns/run $rnr, BPF ns/op $rno, overhead" \
-		"$([ "$rov" = nan ] && echo "n/a (an overhead within the noise)" || echo "$rov")"
-	json_row bench=B5 tool="$t" name="generated / libbpf-tools" ns_per_run_ratio="$rnr" ns_per_op_ratio="$rno" \
-		overhead_ratio="$rov"
-	unset M
-done
-echo
+	sysctl -q -w kernel.bpf_stats_enabled="$B5_STATS_WAS"
+	rm -f "$B5/dd.dat"
+
+	for t in "${B5_TOOLS[@]}"; do
+		echo "  $t: ${B5_SPEC[$t]} vs /usr/sbin/$t; ${B5_OPS[$t]}"
+		printf '    %-14s %10s %10s %12s %12s\n' "" workload overhead "BPF ns/run" "BPF ns/op"
+		bare=$(echo "${B5_T[$t,bare]}" | b5_median)
+		printf '    %-14s %9.3fs\n' bare "$bare"
+		json_row bench=B5 tool="$t" name=bare seconds="$bare" ops="${B5_OPS[$t]}"
+		M=()
+		for side in libbpf-tools generated; do
+			[ -n "${B5_T[$t,$side]:-}" ] || { echo "    $side: did not run"; continue; }
+			M[$side,t]=$(echo "${B5_T[$t,$side]}" | b5_median)
+			M[$side,ov]=$(echo "${B5_OV[$t,$side]}" | b5_median)
+			M[$side,nr]=$(echo "${B5_NR[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
+			M[$side,no]=$(echo "${B5_NO[$t,$side]}" | b5_median | awk '{ printf "%.1f", $1 }')
+			printf '    %-14s %9.3fs %+9.3fs %12s %12s\n' "$side" "${M[$side,t]}" "${M[$side,ov]}" "${M[$side,nr]}" \
+				"${M[$side,no]}"
+			json_row bench=B5 tool="$t" name="$side" seconds="${M[$side,t]}" overhead_seconds="${M[$side,ov]}" \
+				ns_per_run="${M[$side,nr]}" ns_per_op="${M[$side,no]}"
+			for p in ${B5_PROGS[$t,$side]:-}; do
+				c=${B5_PC[$t,$side,$p]}
+				n=$(awk -v t="${B5_PT[$t,$side,$p]}" -v c="$c" 'BEGIN { if (c) printf "%.1f", t / c; else print "nan" }')
+				printf '      %-28s %8s ns/run %10d runs in %d rounds\n' "$p" "$n" "$c" "$B5_RUNS"
+				json_row bench=B5 tool="$t" name="$side program" program="$p" ns_per_run="$n" runs="$c"
+			done
+		done
+		rnr=$(b5_ratio "${M[generated,nr]:-}" "${M[libbpf-tools,nr]:-}")
+		rno=$(b5_ratio "${M[generated,no]:-}" "${M[libbpf-tools,no]:-}")
+		# overheads at or below zero are the noise of the machine: no ratio of them
+		rov=nan
+		awk -v g="${M[generated,ov]:-nan}" -v l="${M[libbpf-tools,ov]:-nan}" \
+			'BEGIN { exit !(g != "nan" && l != "nan" && g > 0 && l > 0) }' &&
+			rov=$(b5_ratio "${M[generated,ov]}" "${M[libbpf-tools,ov]}")
+		echo "    generated / libbpf-tools: BPF ns/run $rnr, BPF ns/op $rno, overhead" \
+			"$([ "$rov" = nan ] && echo "n/a (an overhead within the noise)" || echo "$rov")"
+		json_row bench=B5 tool="$t" name="generated / libbpf-tools" ns_per_run_ratio="$rnr" ns_per_op_ratio="$rno" \
+			overhead_ratio="$rov"
+	done
+	echo
+
+}
+b5_run
 
 if [ -n "${B5_ALONE:-}" ]; then
 	# on its own: the rows in out/bench/b5.json (results.json is make bench's)

@@ -17,6 +17,7 @@ for t in "${tools[@]}"; do
 	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
 done
 "$TPGEN" tests/spec/killall.yaml -o "$out" || fail "tpgen tests/spec/killall.yaml"
+"$TPGEN" tests/spec/globlong.yaml -o "$out" || fail "tpgen tests/spec/globlong.yaml"
 for d in "$out"/*/; do
 	make -s -C "$d" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $d"; }
 done
@@ -40,6 +41,19 @@ expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":$kp,\"resul
 expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":-1,\"result\":0\}" "kill(-1, 0) with target -1"
 expect killsnoop "\"pid\":$kp,\"comm\":\"bash\",\"sig\":0,\"target\":999999999,\"result\":-3\}" \
 	"kill of a missing process (-ESRCH)"
+
+# a glob that backtracks at every byte matches a 122-byte path exactly (and not a near miss)
+gdir=$T/g$(printf 'a%.0s' $(seq $((122 - ${#T} - 27))))
+mkdir -p "$gdir"
+cp /bin/true "$gdir/xaaaaaaaaaaaaaaaaaaaaaab"
+cp /bin/true "$gdir/xaaaaaaaaaaaaaaaaaaaaaac"
+[ "${#gdir}" -le 97 ] || fail "the test directory is too long for a 122-byte path: $T"
+start globlong
+"$gdir/xaaaaaaaaaaaaaaaaaaaaaab"
+"$gdir/xaaaaaaaaaaaaaaaaaaaaaac"
+stop globlong
+expect globlong "\"filename\":\"$gdir/xaaaaaaaaaaaaaaaaaaaaaab\"" "the exec matching *aaaaaaaaaaaaaaaaaaaaaab"
+expect_not globlong "xaaaaaaaaaaaaaaaaaaaaaac" "the exec that does not match"
 
 # a filter on a syscall's pid_t: 'pid == -1' matches kill(-1, 0), and nothing else
 start killall

@@ -342,7 +342,7 @@ int probe_add_let(struct resolver *r, const struct spec_let *sl)
 	l->name = xstrdup(sl->name.s);
 	l->local = xstrdup(sl->name.s);
 	l->expr = e;
-	l->type.kind = PV_INT;
+	l->type.kind = e->t.is_ptr ? PV_PTR : PV_INT;	/* a named pointer is still no number */
 	l->type.size = e->t.size;
 	l->type.is_signed = e->t.is_signed;
 	return 0;

@@ -191,7 +191,12 @@ static __tpgen_always_inline bool tpgen_task_wanted(pid_t tgid, const volatile c
 #define tpgen_streq(buf, lit)		(bpf_strncmp(buf, sizeof(buf), lit) == 0)
 #define tpgen_prefix(buf, lit, n)	(bpf_strncmp(buf, n, lit) == 0)
 
-/* Glob matching as the kernel's glob_match() ('*' and '?'), one step per bpf_loop() iteration. */
+/*
+ * Glob matching as the kernel's glob_match() ('*' and '?'), one step per
+ * bpf_loop() iteration. The matcher backtracks only to the last '*', so a
+ * string and a pattern of at most TPGEN_GLOB_MAX bytes each need at most
+ * (TPGEN_GLOB_MAX + 1)^2 steps: the loop always finishes the match.
+ */
 struct tpgen_glob_state {
 	char s[TPGEN_GLOB_MAX];
 	char p[TPGEN_GLOB_MAX];
@@ -235,7 +240,7 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 											\
 	__builtin_memcpy(__g.s, buf, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1); \
 	__builtin_memcpy(__g.p, lit, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1); \
-	bpf_loop(TPGEN_GLOB_MAX * 8, tpgen_glob_step, &__g, 0);				\
+	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
 

@@ -317,7 +317,8 @@ int probe_add_let(struct resolver *r, const struct spec_let *sl)
 	int err;
 
 	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
-		if (!strcmp(sl->name.s, taken[i]) || !strncmp(sl->name.s, "buf_", 4)) {
+		if (!strcmp(sl->name.s, taken[i]) || !strncmp(sl->name.s, "buf_", 4) ||
+		    !strncmp(sl->name.s, "tpgen_", 6)) {
 			spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is a name the generated handler uses; "
 				   "choose another", sl->name.s);
 			return -EINVAL;

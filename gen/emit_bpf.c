@@ -172,7 +172,7 @@ static void eop_string(void *ctx, struct strbuf *sb, int ref)
 	if (v->src == PV_SAVED)
 		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
 	else
-		sb_printf(sb, "buf_%s", v->cname);
+		sb_printf(sb, pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
 }
 
 static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
@@ -246,10 +246,31 @@ static void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr)
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
 
-		if (v->kind == PV_STR && v->src != PV_SAVED)
+		if (v->kind != PV_STR || v->src == PV_SAVED)
+			continue;
+		if (pr->scratch_size)
+			sb_printf(sb, "\tchar (*buf_%s)[%u];\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
+		else
 			sb_printf(sb, "\tchar buf_%s[%u] = {};\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
 	}
 	free(refs);
+}
+
+/* With the strings in per-CPU scratch: each buffer's place there, one after another. */
+static void emit_filter_scratch(struct strbuf *sb, const struct pprobe *pr, const int *refs, int nr)
+{
+	unsigned int off = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+		unsigned int size = v->size ? v->size : FILTER_STR_MAX;
+
+		if (v->kind != PV_STR || v->src == PV_SAVED)
+			continue;
+		sb_printf(sb, "\tbuf_%s = tpgen_scratch_get(%d, %u);\n", v->cname, pr->scratch_slot, off);
+		sb_printf(sb, "\tif (!buf_%s)\n\t\t%s\n", v->cname, leave);
+		off += (size + 7) / 8 * 8;
+	}
 }
 
 /* Numbers first, then the strings are read and tested: a rejected event reads no string. */
@@ -266,11 +287,13 @@ static void emit_filter(struct strbuf *sb, const struct pprobe *pr)
 	conjuncts(pr->filter, &conj, &n);
 	emit_test(sb, pr, conj, n, false);
 	expr_refs(pr->filter, &refs, &nr);
+	if (pr->scratch_size)
+		emit_filter_scratch(sb, pr, refs, nr);
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
 
 		if (v->kind == PV_STR && v->src != PV_SAVED) {
-			char *dst = xasprintf("buf_%s", v->cname);
+			char *dst = xasprintf(pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
 
 			emit_read_str(sb, pr, v, dst, "\t");
 			free(dst);
@@ -290,9 +313,24 @@ static const char *lat_div(const char *unit)
 	return " / 1000";
 }
 
-static void emit_key(struct strbuf *sb, const char *type, const char *name)
+/* A block's key: a local, or in per-CPU scratch where the stack has no room for it. */
+static void emit_key_decl(struct strbuf *sb, const struct pprobe *pr, const char *type)
 {
-	sb_printf(sb, "\t\tstruct %s %s;\n", type, name);
+	sb_printf(sb, pr->scratch_size ? "\t\tstruct %s *key;\n" : "\t\tstruct %s key;\n", type);
+}
+
+/* The key zeroed (and placed), its members set: "key." or "key->" */
+static void emit_key_init(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items)
+{
+	if (pr->scratch_size) {
+		sb_printf(sb, "\t\tkey = tpgen_scratch_get(%d, 0);\n\t\tif (!key)\n\t\t\t%s\n", pr->scratch_slot,
+			  leave);
+		sb_puts(sb, "\t\t__builtin_memset(key, 0, sizeof(*key));\n");
+		emit_stores(sb, pr, items, "key->", "\t\t");
+	} else {
+		sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
+		emit_stores(sb, pr, items, "key.", "\t\t");
+	}
 }
 
 static void emit_saves(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
@@ -302,11 +340,11 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 		const struct psaved *set = &p->sets[sv->set];
 
 		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
-		emit_key(sb, set->key_struct, "key");
+		emit_key_decl(sb, pr, set->key_struct);
 		sb_printf(sb, "\t\tstruct %s *val;\n\n", set->val_struct);
-		sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
-		emit_stores(sb, pr, &sv->key, "key.", "\t\t");
-		sb_printf(sb, "\t\tval = tpgen_save(&%s, &key, &%s_zero, &tpgen_lost);\n", set->map, set->map);
+		emit_key_init(sb, pr, &sv->key);
+		sb_printf(sb, "\t\tval = tpgen_save(&%s, %s, &%s_zero, &tpgen_lost);\n", set->map,
+			  pr->scratch_size ? "key" : "&key", set->map);
 		sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
 		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
 		sb_puts(sb, "\t}\n");
@@ -322,7 +360,7 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 		c_comment_text(sb, a->title);
 		sb_puts(sb, " */\n\t{\n");
 		if (a->key_struct)
-			emit_key(sb, a->key_struct, "key");
+			emit_key_decl(sb, pr, a->key_struct);
 		else
 			sb_puts(sb, "\t\t__u32 key = 0;\n");
 		sb_printf(sb, "\t\tstruct %s *val;\n", a->val_struct);
@@ -333,9 +371,9 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 		}
 		sb_putc(sb, '\n');
 		if (a->key_struct)
-			sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
-		emit_stores(sb, pr, &a->keys, "key.", "\t\t");
-		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, &key, &%s_zero);\n", a->map, a->map);
+			emit_key_init(sb, pr, &a->keys);
+		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, %s, &%s_zero);\n", a->map,
+			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 			  leave);
 		if (a->fns & AGG_COUNT)

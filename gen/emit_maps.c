@@ -34,6 +34,14 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 	char key[160], val[160];
 	int i;
 
+	if (p->nr_scratch)
+		sb_printf(sb, "\n/* strings and keys too big for the 512-byte BPF stack: per CPU, a slot per program */\n"
+			  "struct {\n"
+			  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
+			  "\t__uint(max_entries, %d);\n"
+			  "\t__uint(key_size, sizeof(__u32));\n"
+			  "\t__uint(value_size, %u);\n"
+			  "} tpgen_scratch SEC(\".maps\");\n", p->nr_scratch, p->scratch_size);
 	for (i = 0; i < p->nr_sets; i++) {
 		const struct psaved *set = &p->sets[i];
 

@@ -200,7 +200,7 @@ static int check_maps(struct prog *p, int first)
 {
 	bool *set_used = xcalloc(p->nr_sets + 1, sizeof(*set_used));
 	int n = 3, i, k;	/* .rodata, .bss, .data */
-	bool rb = false;
+	bool rb = false, scratch = false;
 
 	for (i = first; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
@@ -209,11 +209,12 @@ static int check_maps(struct prog *p, int first)
 			continue;
 		n += pr->nr_aggs + (pr->lat >= 0);
 		rb |= pr->print.nr > 0;
+		scratch |= pr->scratch_slot >= 0;
 		for (k = 0; k < pr->nr_saves; k++)
 			set_used[pr->saves[k].set] = true;
 		for (k = 0; k < pr->nr_joins; k++)
 			set_used[pr->joins[k].set] = true;
-		if (n + rb > PROG_MAX_MAPS) {
+		if (n + rb + scratch > PROG_MAX_MAPS) {
 			spec_error(p->spec, &pr->sp->loc, 0, "the entries on %s need more than the %d maps a BPF "
 				   "program may use: put the functions of several aggregates in one, or split the "
 				   "spec", pr->sp->event.s, PROG_MAX_MAPS);
@@ -224,7 +225,7 @@ static int check_maps(struct prog *p, int first)
 	for (k = 0; k < p->nr_sets; k++)
 		n += set_used[k];
 	free(set_used);
-	if (n + rb > PROG_MAX_MAPS) {
+	if (n + rb + scratch > PROG_MAX_MAPS) {
 		spec_error(p->spec, &p->probes[first].sp->loc, 0, "the entries on %s need more than the %d maps "
 			   "a BPF program may use: split the spec", p->probes[first].sp->event.s, PROG_MAX_MAPS);
 		return -EINVAL;
@@ -289,6 +290,9 @@ int prog_resolve(struct prog *p)
 		pr->first_of_program = true;
 		free(base);
 	}
+	err = prog_plan_stack(p);
+	if (err)
+		return err;
 	for (i = 0; i < p->nr_probes; i++)
 		if (p->probes[i].first_of_program) {
 			for (j = i + 1; j < p->nr_probes; j++)

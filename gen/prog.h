@@ -159,6 +159,9 @@ struct pprobe {
 	bool lat_to;
 	bool first_of_program;	/* the first probe of its program: emits the SEC() */
 	bool uses_ctx;
+	/* gen/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
+	unsigned int scratch_size;
+	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */
 };
 
 struct nametab;
@@ -177,6 +180,8 @@ struct prog {
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
 	bool any_str_print, any_lat;
+	unsigned int scratch_size;	/* the largest scratch an entry needs */
+	int nr_scratch;			/* programs with a slot of tpgen_scratch */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
@@ -197,6 +202,8 @@ struct tmpl_var {
 
 int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars);
+/* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
+int prog_plan_stack(struct prog *p);
 /* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 void prog_free(struct prog *p);

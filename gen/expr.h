@@ -81,6 +81,8 @@ int expr_check(struct expr *e, const struct spec *s, const struct spec_str *src,
 void expr_free(struct expr *e);
 /* The distinct ids the expression reads, in order; with 'strings', only string ones. */
 void expr_refs(const struct expr *e, int **refs, int *nr);
+/* A '~' whose pattern is "abc*": a prefix test, not a glob (tpgen_prefix()). */
+bool expr_glob_is_prefix(const struct expr *e);
 /* A bare reference's name, or NULL when 'e' computes something. */
 const char *expr_ref_name(const struct expr *e);
 

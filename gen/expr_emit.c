@@ -91,6 +91,14 @@ static void emit_child(struct strbuf *sb, const struct expr *parent, const struc
 		sb_putc(sb, ')');
 }
 
+bool expr_glob_is_prefix(const struct expr *e)
+{
+	const char *pat = e->b->text;
+	size_t len = strlen(pat);
+
+	return len > 1 && pat[len - 1] == '*' && strchr(pat, '*') == pat + len - 1 && !strchr(pat, '?');
+}
+
 static void emit_str_cmp(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx)
 {
 	const char *pat = e->b->text;
@@ -98,8 +106,7 @@ static void emit_str_cmp(struct strbuf *sb, const struct expr *e, const struct e
 
 	if (e->op == EX_NE)
 		sb_putc(sb, '!');
-	if (e->op == EX_GLOB && len > 1 && pat[len - 1] == '*' && strchr(pat, '*') == pat + len - 1 &&
-	    !strchr(pat, '?')) {
+	if (e->op == EX_GLOB && expr_glob_is_prefix(e)) {
 		/* "abc*" with no other wildcard: a prefix, as the kernel's MATCH_FRONT_ONLY */
 		sb_puts(sb, "tpgen_prefix(");
 		ops->string(ctx, sb, e->a->ref);

@@ -77,7 +77,8 @@ static unsigned int set_key_size(const struct psaved *set)
 
 static bool has_glob(const struct expr *e)
 {
-	return e && (e->op == EX_GLOB || has_glob(e->a) || has_glob(e->b) || has_glob(e->c));
+	return e && ((e->op == EX_GLOB && !expr_glob_is_prefix(e)) || has_glob(e->a) || has_glob(e->b) ||
+		     has_glob(e->c));
 }
 
 /* The string buffers of the filter: emit_filter_decls() declares one per string read. */

@@ -60,6 +60,17 @@ static __tpgen_always_inline void tpgen_hist_add(__u64 *hist, __u64 v)
 	__sync_fetch_and_add(&hist[slot], 1);
 }
 
+/*
+ * Per-CPU scratch for what the 512-byte BPF stack has no room for: 'off'
+ * bytes into slot 'slot' of the tpgen_scratch map (which a generated
+ * program declares when it needs one), or NULL.
+ */
+#define tpgen_scratch_get(slot, off) ({						\
+	const __u32 __tpgen_slot = (slot);					\
+	char *__tpgen_p = bpf_map_lookup_elem(&tpgen_scratch, &__tpgen_slot);	\
+	__tpgen_p ? (void *)(__tpgen_p + (off)) : (void *)0;			\
+})
+
 /* Look a key up, inserting 'init' first when missing (libbpf-tools' bpf_map_lookup_or_try_init()). */
 static __tpgen_always_inline void *tpgen_lookup_or_try_init(void *map, const void *key, const void *init)
 {
@@ -238,8 +249,8 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 #define tpgen_glob(buf, lit) ({								\
 	struct tpgen_glob_state __g = {};						\
 											\
-	__builtin_memcpy(__g.s, buf, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1); \
-	__builtin_memcpy(__g.p, lit, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1); \
+	bpf_probe_read_kernel(__g.s, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1, buf); \
+	bpf_probe_read_kernel(__g.p, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1, lit); \
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })

@@ -136,13 +136,19 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 	for (i = 0; i < sp->nr_aggs && !err; i++)
 		err = probe_add_agg(&r, &sp->aggs[i]);
 	if (!err && sp->key.s) {
+		struct expr *e;
+
+		/* a value, or an expression of values (pid + 1, dev << 32 | sector) */
 		r.what = "key";
-		r.src = &sp->key;
-		pr->key = value_find(&r, sp->key.s, 0);
-		if (pr->key == -ENOENT)
-			return unknown_field(&r, sp->key.s, 0);
-		if (pr->key < 0)
-			return pr->key;
+		err = probe_expr(&r, &sp->key, false, &e);
+		if (err)
+			return err;
+		if (e->op == EX_REF) {
+			pr->key = e->ref;
+			expr_free(e);
+		} else {
+			pr->key = value_add_expr(pr, e, sp->key.s);
+		}
 		if (pr->vals[pr->key].kind == PV_STR) {
 			spec_error(p->spec, &sp->key.loc, 0, "a latency key must be a number (such as a pid), "
 				   "and '%s' is a string", sp->key.s);

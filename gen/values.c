@@ -218,6 +218,8 @@ unsupported:
 	return -EINVAL;
 }
 
+static const struct builtin *find_builtin(const char *name, bool *upper);
+
 static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
 {
 	for (int i = 0; i < tp->nr_args; i++)
@@ -235,6 +237,7 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	__u32 id;
 	int n = 0, i, err, nfound = 0;
 	const char *rest = NULL;
+	bool upper;
 
 	if (strstr(name, "->")) {
 		copy = xstrdup(name);
@@ -285,6 +288,8 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 		}
 		rest = name;
 	}
+	if (nfound > 1 && find_builtin(name, &upper))
+		return -ENOENT;		/* sched_switch's 'pid': the current task's, as under 'tracepoint' */
 	if (nfound > 1) {
 		spec_error(r->p->spec, &r->src->loc, off, "'%s' is ambiguous on raw tracepoint %s: "
 			   "write '%s->%s' or another argument", name, tp->name, found->name, name);
@@ -396,8 +401,9 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 	default:
 		break;
 	}
-	spec_error(r->p->spec, &r->src->loc, off, "field '%s' (%s) has a type tpgen cannot read here "
-		   "(integers, pointers and char strings only)", name, f->type);
+	spec_error(r->p->spec, &r->src->loc, off, "field '%s' (%s%s%s%s) has a type tpgen cannot read here "
+		   "(integers, pointers and char strings only)", name, f->type, f->array ? "[" : "",
+		   f->array ? f->array : "", f->array ? "]" : "");
 	return -EINVAL;
 }
 

@@ -33,7 +33,7 @@ for i in 1 2 3; do
 	cp /bin/true "$T/tpgen-attach-$i"
 	"$T/tpgen-attach-$i"
 done
-bash -c 'printf tpgenatt > /proc/self/comm; for i in $(seq 20); do sleep 0.01; done'
+bash -c 'echo $$ > "$1"; printf tpgenatt > /proc/self/comm; for i in $(seq 20); do sleep 0.01; done' _ "$T/att.pid"
 sleep 0.5
 kill -INT "${pids[@]}"
 for p in "${pids[@]}"; do
@@ -47,6 +47,8 @@ for k in "${kinds[@]}"; do
 		{ cat "$T/$k.norm"; fail "$k: want 3 exec records"; }
 	grep -q '"counts":"sched/sched_switch","next_comm":"tpgenatt","next_pid":[0-9]*,"count":[1-9]' "$T/$k.norm" ||
 		{ cat "$T/$k.norm"; fail "$k: no switch count for tpgenatt"; }
+	grep -q "\"counts\":\"sched/sched_switch\",\"pid\":$(cat "$T/att.pid"),\"comm\":\"tpgenatt\",\"count\":[1-9]" "$T/$k.norm" ||
+		{ cat "$T/$k.norm"; fail "$k: no switch-out count for tpgenatt's pid"; }
 done
 diff -u "$T/tracepoint.norm" "$T/raw_tp.norm" || fail "raw_tp reports other values than tracepoint"
 diff -u "$T/tracepoint.norm" "$T/tp_btf.norm" || fail "tp_btf reports other values than tracepoint"

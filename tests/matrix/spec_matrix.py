@@ -483,8 +483,8 @@ def entries_for(action, v, names):
     if action == 'filter':
         return [{'event': ev, 'filter': f, 'print': ['CPU']} for f in filter_for(v)]
     if action == 'latency':
-        # a latency pair (the older syntax) keyed on the value: a name, a number
-        if v.cls == 'str' or not re.fullmatch(r'\w+(->\w+)*', x):
+        # a latency pair (the older syntax) keyed on the value: a name, an expression
+        if v.cls == 'str':
             return None
         return [{'name': names('lat'), 'unit': 'nsecs', 'from': {'event': ev, 'key': x},
                  'to': {'event': ev, 'key': x}}]

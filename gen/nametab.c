@@ -8,6 +8,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "ident.h"
 #include "prog.h"
 
 struct nametab {
@@ -62,12 +63,9 @@ static void tab_add(struct nametab *t, const char *s)
 	t->nr++;
 }
 
-/* Names the generated files use or include: C, libc, libbpf, the templates' own. */
+/* Names the generated files use or include (libc, libbpf, the templates' own); C keywords: ident.h. */
 static const char *const reserved[] = {
-	"auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-	"enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-	"restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-	"union", "unsigned", "void", "volatile", "while", "_Bool", "_Static_assert", "bool",
+	"bool",
 	"true", "false", "NULL", "main", "errno", "stdin", "stdout", "stderr", "exit", "time",
 	"signal", "printf", "free", "memset", "memcpy", "strcmp", "abs", "min", "max", "env",
 	"exiting", "LICENSE", "targ_tgid", "targ_comm", "events", "ringbuf_drops", "agg_drops",
@@ -135,7 +133,7 @@ char *prog_ident(struct prog *p, const char *base)
 		name = s;
 	}
 	s = xstrdup(name);
-	while (tab_has(t, s)) {
+	while (tab_has(t, s) || ident_is_keyword(s)) {
 		free(s);
 		s = xasprintf("%s_%d", name, ++n);
 	}

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "ident.h"
 #include "spec.h"
 #include "util.h"
 
@@ -251,21 +252,20 @@ bool spec_is_ident(const char *s)
 	return true;
 }
 
+/* C keywords (ident.h), and names a tool's files or identifiers would clash with */
 static bool is_c_keyword(const char *s)
 {
-	static const char *const kw[] = {
-		"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
-		"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
-		"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
-		"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "main",
-		"vmlinux", "tpgen", "env", "events",
+	static const char *const taken[] = {
+		"main", "vmlinux", "tpgen", "env", "events",
 		/* <tool>.h would hide a header the loader includes */
 		"argp", "errno", "signal", "stdbool", "stdio", "stdlib", "string", "time", "unistd",
 		"limits", "stddef", "stdint", "stdarg", "stdatomic", "assert", "ctype", "float",
 	};
 
-	for (size_t i = 0; i < ARRAY_SIZE(kw); i++)
-		if (!strcmp(s, kw[i]))
+	if (ident_is_keyword(s))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(s, taken[i]))
 			return true;
 	return false;
 }

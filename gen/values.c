@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "prog.h"
+#include "sysargs.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -125,6 +126,9 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 			cands[n++] = r->pr->ev->fields[i].name;
 		}
 	} else {
+		n = sysargs_names_of(r->pr, &cands);
+		for (i = 0; i < n; i++)
+			sb_printf(&list, "%s, ", cands[i]);
 		for (i = 0; i < r->pr->raw->nr_args; i++) {
 			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
 			cands[n++] = r->pr->raw->args[i].name;
@@ -236,6 +240,9 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	int n = 0, i, err, nfound = 0;
 	const char *rest = NULL;
 
+	err = sysargs_value(r, v, name, off);	/* a syscall's argument, on sys_enter/sys_exit */
+	if (err != -ENOENT)
+		return err;
 	if (strstr(name, "->")) {
 		copy = xstrdup(name);
 		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
@@ -303,7 +310,7 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
  * gid_t are taken as signed: (uid_t)-1 is the "unchanged" of setresuid(),
  * and shows as -1, as strace shows it.
  */
-static void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
 {
 	static const struct {
 		const char *type;
@@ -473,6 +480,9 @@ static bool has_field(const struct pprobe *pr, const char *cname)
 		for (int i = 0; i < pr->raw->nr_args; i++)
 			if (!strcmp(pr->raw->args[i].name, cname))
 				return true;
+		for (int i = 0; pr->sys_ev && i < pr->sys_ev->nr_fields; i++)
+			if (!strcmp(pr->sys_ev->fields[i].cname, cname))
+				return true;
 	}
 	return false;
 }
@@ -565,7 +575,7 @@ add:
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");
-	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET)
+	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET || v.src == PV_SYSARG)
 		v.cname = c_name_of(name);
 	else {
 		/* a built-in: its name in lower case, or task_<name> beside a field of that name */

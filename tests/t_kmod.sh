@@ -105,6 +105,12 @@ assert raw["name"] == "tpgen_mod_submit" and raw["module"] == "tpgen_mod", raw
 assert [a["name"] for a in raw["args"]] == ["req", "task", "flags"], raw
 EOT
 
+# snapshot copies the module's BTF, and --kernel on the copy gives the same header
+"$TPGEN" snapshot --kernel "$k" "$T/snap" 2>"$T/snap.err" || { cat "$T/snap.err"; fail "snapshot of a snapshot with a module"; }
+cmp "$k/btf/tpgen_mod" "$T/snap/btf/tpgen_mod" || fail "snapshot: the module's BTF is not copied as it is"
+"$TPGEN" headers --raw --kernel "$T/snap" 'tpgen_mod*' -o "$T/mod2.h" || fail "headers --raw from the copy"
+cmp "$T/mod.h" "$T/mod2.h" || fail "the copy gives another header"
+
 # hostile inputs: one located error each, exit 1, nothing written
 bad() {	# bad WHAT REGEX: headers --raw on $k must fail with the one error REGEX
 	"$TPGEN" headers --raw --kernel "$k" 'tpgen_mod*' -o "$T/bad.h" 2>"$T/err"

@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "emit.h"
 #include "cstring.h"
+#include "kmods.h"
 #include "output.h"
 #include "prog.h"
 #include "sysargs.h"
@@ -57,6 +58,7 @@ struct gen_ctx {
 	const char *tmpl_dir;
 	struct raw_tps raws;
 	bool raws_loaded;
+	struct kmods kmods;		/* loaded modules' BTF, which module tracepoints point into */
 	struct sysnames sysnames;	/* the target's syscall numbers (raw_tp/tp_btf on syscalls/) */
 	bool sysnames_tried;
 	int sysnames_err;
@@ -102,6 +104,10 @@ static int generate(struct gen_ctx *g, const char *path)
 			if (err)
 				goto out;
 			g->raws_loaded = true;
+			err = kmods_load(&g->in, &g->kmods);	/* loaded modules' tracepoints too */
+			if (err)
+				goto out;
+			kmods_add_rawtps(&g->kmods, &g->raws);
 		}
 		p.raws = &g->raws;
 		p.raw_sel = xcalloc(g->raws.nr ? g->raws.nr : 1, sizeof(*p.raw_sel));
@@ -181,6 +187,10 @@ static int generate(struct gen_ctx *g, const char *path)
 			outputs_dep(&g->out, g->in.read[i]);
 	if (p.sysnames && g->sysnames_path)
 		outputs_dep(&g->out, g->sysnames_path);
+	for (i = 0; p.raws && i < p.raws->nr; i++)	/* the module BTFs the spec's tracepoints are in */
+		for (int m = 0; p.raw_sel[i] && p.raws->tp[i].module && m < g->kmods.nr; m++)
+			if (!strcmp(g->kmods.m[m].name, p.raws->tp[i].module))
+				outputs_dep(&g->out, g->kmods.m[m].path);
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);
@@ -256,6 +266,7 @@ int cmd_generate(int argc, char **argv)
 	outputs_free(&g.out);
 	if (g.raws_loaded)
 		rawtp_free(&g.raws);
+	kmods_free(&g.kmods);
 	sysnames_free(&g.sysnames);
 	free(g.sysnames_why);
 	free(g.sysnames_path);

@@ -155,7 +155,7 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
 		     int nr_members, size_t off)
 {
-	const struct btf *btf = r->p->btf;
+	const struct btf *btf = r->pr->raw->btf ?: r->p->btf;	/* a module's tracepoint: its BTF */
 	struct tinfo ti;
 	struct strbuf path;
 	__u32 id = a->type_id;
@@ -182,6 +182,15 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 			}
 	}
 	for (i = 0; i < nr_members; i++) {
+		if (ti.kind == PV_PTR && ti.struct_id && btf__base_btf(btf) &&
+		    ti.struct_id >= btf__type_cnt(btf__base_btf(btf))) {
+			/* vmlinux.h has no module type for BPF_CORE_READ() to read through */
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' points to a type of module %s: "
+				   "tpgen cannot read members of modules' types yet",
+				   i ? members[i - 1] : a->name, r->pr->raw->module);
+			sb_free(&path);
+			return -EINVAL;
+		}
 		if (ti.kind != PV_PTR || !ti.struct_id) {
 			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
 				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
@@ -271,10 +280,10 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	for (i = 0; i < tp->nr_args; i++) {
 		size_t len = strlen(tp->args[i].name);
 
-		if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
+		if (classify(tp->btf ?: r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
 			continue;
 		if (!strncmp(name, tp->args[i].name, len) && name[len] == '_' &&
-		    !find_member(r->p->btf, ti.struct_id, name + len + 1, &id)) {
+		    !find_member(tp->btf ?: r->p->btf, ti.struct_id, name + len + 1, &id)) {
 			found = &tp->args[i];
 			rest = name + len + 1;
 			nfound = 1;
@@ -283,8 +292,8 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	}
 	if (!found) {
 		for (i = 0; i < tp->nr_args; i++) {
-			if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
-			    !ti.struct_id || find_member(r->p->btf, ti.struct_id, name, &id))
+			if (classify(tp->btf ?: r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
+			    !ti.struct_id || find_member(tp->btf ?: r->p->btf, ti.struct_id, name, &id))
 				continue;
 			if (!found)
 				found = &tp->args[i];

@@ -111,6 +111,32 @@ cmp "$k/btf/tpgen_mod" "$T/snap/btf/tpgen_mod" || fail "snapshot: the module's B
 "$TPGEN" headers --raw --kernel "$T/snap" 'tpgen_mod*' -o "$T/mod2.h" || fail "headers --raw from the copy"
 cmp "$T/mod.h" "$T/mod2.h" || fail "the copy gives another header"
 
+# a spec on the module's tracepoint builds (raw_tp and tp_btf), its loader checks the module
+for a in raw_tp tp_btf; do
+	cat > "$T/mod_$a.yaml" <<EOT
+tool: mod_$a
+attach: $a
+events:
+  - event: tpgen_mod/tpgen_mod_submit
+    filter: 'flags != 0'
+    print: [flags, req, task->pid]
+EOT
+	"$TPGEN" --kernel "$k" -o "$T/out" "$T/mod_$a.yaml" -M "$T/mod_$a.d" || fail "tpgen on the module's tracepoint ($a)"
+	grep -q "$k/btf/tpgen_mod" "$T/mod_$a.d" || fail "$a: the depfile does not name the module's BTF"
+	grep -q '{ "tpgen_mod/tpgen_mod_submit", NULL, "tpgen_mod_submit", "tpgen_mod" },' "$T/out/mod_$a/mod_$a.c" ||
+		fail "$a: the loader does not look for the tracepoint in its module"
+	make -s -C "$T/out/mod_$a" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build mod_$a"; }
+done
+sed -e 's/task->pid/req->len/' "$T/mod_raw_tp.yaml" > "$T/mod_member.yaml"
+"$TPGEN" --kernel "$k" -o "$T/none" "$T/mod_member.yaml" 2>"$T/err" && fail "a member of a module's type: tpgen succeeded"
+grep -q "mod_member.yaml:6:25: error: 'req' points to a type of module tpgen_mod: tpgen cannot read members of modules' types yet" "$T/err" ||
+	{ cat "$T/err"; fail "a member of a module's type: not the located error"; }
+if [ "$(id -u)" = 0 ]; then
+	"$T/out/mod_raw_tp/mod_raw_tp" -d 1 2>"$T/run.err" && fail "the tool ran without its module"
+	grep -q "mod_raw_tp: module 'tpgen_mod' (of event 'tpgen_mod/tpgen_mod_submit') is not loaded" "$T/run.err" ||
+		{ cat "$T/run.err"; fail "the tool does not say the module is not loaded"; }
+fi
+
 # hostile inputs: one located error each, exit 1, nothing written
 bad() {	# bad WHAT REGEX: headers --raw on $k must fail with the one error REGEX
 	"$TPGEN" headers --raw --kernel "$k" 'tpgen_mod*' -o "$T/bad.h" 2>"$T/err"

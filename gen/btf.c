@@ -135,7 +135,8 @@ static long edge(const struct btf_type *t, unsigned int k)
  * cycle a declaration could follow (a pointer to itself, say). One pass over
  * the types, then a depth-first walk that follows each edge once.
  */
-static __u32 str_size(const struct btf *btf)
+/* The size of the strings of this BTF (not its base's), or -1 without a header. */
+static long str_size(const struct btf *btf)
 {
 	const struct btf_header *hdr;
 	const void *raw;
@@ -143,7 +144,7 @@ static __u32 str_size(const struct btf *btf)
 
 	raw = btf__raw_data(btf, &sz);
 	if (!raw || sz < sizeof(*hdr))
-		return 0;
+		return -1;
 	hdr = raw;
 	return hdr->str_len;
 }
@@ -162,11 +163,9 @@ static int validate(const struct btf *btf, const char *path)
 	int err = -EINVAL;
 
 	start = base ? btf__type_cnt(base) : 1;
-	str_len = str_size(btf);
-	if (!str_len)
+	if (str_size(btf) < 0 || (base && str_size(base) < 0))
 		goto bad_header;
-	if (base)
-		str_len += str_size(base);
+	str_len = str_size(btf) + (base ? str_size(base) : 0);
 	types = xcalloc(n, sizeof(*types));
 	for (i = start; i < n; i++) {
 		t = types[i] = btf__type_by_id(btf, i);

@@ -125,7 +125,8 @@ static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const boo
 			v[n++] = r->tp[i].args[j].fwd;
 		}
 	}
-	qsort(v, n, sizeof(*v), str_ptr_cmp);
+	if (n)		/* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), str_ptr_cmp);
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(v[i], v[i - 1]))
 			sb_printf(out, "%s;\n", v[i]);

@@ -792,9 +792,9 @@ static int check_environment(void)
 		const char *raw;	/* the raw tracepoint, for raw_tp/ and tp_btf/ programs */
 		const char *module;	/* ... a module's: the module, else NULL */
 	} probes[] = {
-		{ "sched/sched_process_exec", "sched/sched_process_exec", NULL },
-		{ "sched/sched_switch", "sched/sched_switch", NULL },
-		{ "sched/sched_wakeup", "sched/sched_wakeup", NULL },
+		{ "sched/sched_process_exec", "sched/sched_process_exec", NULL, NULL },
+		{ "sched/sched_switch", "sched/sched_switch", NULL, NULL },
+		{ "sched/sched_wakeup", "sched/sched_wakeup", NULL, NULL },
 	};
 	const char *tracefs = NULL;
 	struct btf *vmlinux = NULL;

@@ -12,7 +12,7 @@ cd "$TPGEN_ROOT" || exit 1
 # offline: the number is the snapshot's, whatever the build host's headers say
 k=$T/k
 mkdir -p "$k/events/syscalls"
-for e in sys_enter_kill sys_exit_kill sys_enter_openat sys_enter_getppid sys_enter_mmap; do
+for e in sys_enter_kill sys_exit_kill sys_enter_openat sys_enter_getppid sys_exit_getppid sys_enter_mmap; do
 	[ -r /sys/kernel/tracing/events/syscalls/$e/format ] || skip "cannot read syscalls/$e's format file"
 	mkdir -p "$k/events/syscalls/$e"
 	cat /sys/kernel/tracing/events/syscalls/$e/format > "$k/events/syscalls/$e/format"
@@ -88,6 +88,7 @@ for a in "${kinds[@]}"; do
 	sed -e 's/"time":"[^"]*",//' "$T/$a.out" | sort > "$T/$a.norm"
 	cat > "$T/want" <<EOT
 {"counts":"syscalls/sys_enter_getppid","comm":"tpgensys","count":7}
+{"counts":"syscalls/sys_exit_getppid","comm":"tpgensys","count":7}
 {"counts":"syscalls/sys_enter_kill","pid":$hp,"sig":0,"count":5}
 {"counts":"syscalls/sys_enter_kill","pid":-1,"sig":0,"count":3}
 {"counts":"syscalls/sys_exit_kill","kill_target":$hp,"ret":0,"count":5}

@@ -10,6 +10,9 @@
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
  *				string tests of filters (== and ~ of tracefs)
+ *   tpgen_syscall_nr(), tpgen_syscall_arg6()
+ *				a syscall's number and sixth argument in its user
+ *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
  */
 #ifndef __TPGEN_BPF_H
 #define __TPGEN_BPF_H
@@ -254,5 +257,28 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
+
+/*
+ * The syscall number as the kernel's syscall_get_nr() finds it in the user
+ * registers, and the sixth argument, which libbpf 1.1's bpf_tracing.h has no
+ * PT_REGS_PARM6_CORE_SYSCALL() for. CO-RE reads of a struct pt_regs *;
+ * need vmlinux.h, <bpf/bpf_core_read.h> and -D__TARGET_ARCH_<arch>.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, orig_ax))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, r9)
+#elif defined(__TARGET_ARCH_arm64)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, syscallno))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, regs[5])
+#elif defined(__TARGET_ARCH_riscv)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, a7))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, a5)
+#elif defined(__TARGET_ARCH_s390)
+#define tpgen_syscall_nr(regs)		((long)(BPF_CORE_READ(regs, int_code) & 0xffff))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gprs[7])
+#elif defined(__TARGET_ARCH_powerpc)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, gpr[0]))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gpr[8])
+#endif
 
 #endif /* __TPGEN_BPF_H */

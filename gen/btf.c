@@ -135,24 +135,39 @@ static long edge(const struct btf_type *t, unsigned int k)
  * cycle a declaration could follow (a pointer to itself, say). One pass over
  * the types, then a depth-first walk that follows each edge once.
  */
-static int validate(const struct btf *btf, const char *path)
+/* The size of the strings of this BTF (not its base's), or -1 without a header. */
+static long str_size(const struct btf *btf)
 {
-	__u32 n = btf__type_cnt(btf), i, j, str_len, *stack = NULL;
-	const struct btf_type **types = NULL, *t;
 	const struct btf_header *hdr;
-	unsigned char *state = NULL;	/* 0 new, 1 on the stack, 2 done */
-	int err = -EINVAL;
 	const void *raw;
 	__u32 sz;
 
 	raw = btf__raw_data(btf, &sz);
 	if (!raw || sz < sizeof(*hdr))
-		goto bad_header;
+		return -1;
 	hdr = raw;
-	str_len = hdr->str_len;
-	types = xmalloc(n * sizeof(*types));
-	types[0] = NULL;
-	for (i = 1; i < n; i++) {
+	return hdr->str_len;
+}
+
+/*
+ * A split BTF (a module's, on vmlinux) is checked from its first own type:
+ * its types and strings follow the base's, and what it refers to in the base
+ * was checked with the base.
+ */
+static int validate(const struct btf *btf, const char *path)
+{
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), i, j, str_len, *stack = NULL, start;
+	const struct btf_type **types = NULL, *t;
+	unsigned char *state = NULL;	/* 0 new, 1 on the stack, 2 done */
+	int err = -EINVAL;
+
+	start = base ? btf__type_cnt(base) : 1;
+	if (str_size(btf) < 0 || (base && str_size(base) < 0))
+		goto bad_header;
+	str_len = str_size(btf) + (base ? str_size(base) : 0);
+	types = xcalloc(n, sizeof(*types));
+	for (i = start; i < n; i++) {
 		t = types[i] = btf__type_by_id(btf, i);
 		if (t->name_off >= str_len)
 			goto bad_name;
@@ -210,8 +225,9 @@ static int validate(const struct btf *btf, const char *path)
 	}
 	/* cycles: each type entered once; the stack holds (id, next edge) pairs */
 	state = xcalloc(n, 1);
+	memset(state, 2, start);	/* the base's: done */
 	stack = xmalloc(2 * n * sizeof(*stack));
-	for (i = 1; i < n; i++) {
+	for (i = start; i < n; i++) {
 		int sp = 0;
 
 		if (state[i])
@@ -380,6 +396,64 @@ int kbtf_load(const char *path, struct btf **btf)
 	if (err) {
 		btf__free(b);
 		return err;
+	}
+	*btf = b;
+	return 0;
+}
+
+int kbtf_load_split(const char *path, const struct btf *base, struct btf **btf)
+{
+	struct stat st;
+	libbpf_print_fn_t old;
+	struct btf *b;
+	size_t len;
+	char *data;
+	int err;
+
+	*btf = NULL;
+	if (stat(path, &st)) {
+		err = -errno;
+		diag_error(path, 0, 0, "cannot read BTF: %s", strerror(-err));
+		return err == -EACCES || err == -EPERM ? err : -EINVAL;
+	}
+	if (!S_ISREG(st.st_mode)) {	/* before any open(): a FIFO would block it */
+		diag_error(path, 0, 0, "cannot read BTF: %s", file_kind(st.st_mode));
+		return -EINVAL;
+	}
+	err = precheck(path);
+	if (err == -ENODATA || err == -EINVAL)
+		return -EINVAL;
+	/* a regular file of a bounded size (read_file() says so); libbpf 1.1 has no btf__new_split() */
+	err = read_file(path, &data, &len);
+	if (err) {
+		diag_error(path, 0, 0, "cannot read BTF: %s", read_strerror(err));
+		return err == -EACCES || err == -EPERM ? err : -EINVAL;
+	}
+	free(data);
+	libbpf_msg[0] = '\0';
+	old = libbpf_set_print(capture_print);
+	errno = 0;
+	b = btf__parse_raw_split(path, (struct btf *)base);
+	err = b ? 0 : (errno ? -errno : -EINVAL);
+	libbpf_set_print(old);
+	if (err) {
+		const char *m = libbpf_msg[0] ? libbpf_msg : "corrupt or truncated raw BTF";
+
+		if (!strncmp(m, "libbpf: ", 8))
+			m += 8;
+		diag_error(path, 0, 0, "not a module's BTF on this vmlinux: %.*s (-EINVAL)",
+			   (int)strcspn(m, "\n"), m);
+		return -EINVAL;
+	}
+	if (btf__type_cnt(b) <= btf__type_cnt(base)) {
+		diag_error(path, 0, 0, "not a BTF file: no types (-EINVAL)");
+		btf__free(b);
+		return -EINVAL;
+	}
+	err = validate(b, path);
+	if (err) {
+		btf__free(b);
+		return -EINVAL;
 	}
 	*btf = b;
 	return 0;

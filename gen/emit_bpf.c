@@ -10,6 +10,7 @@
 
 #include "cstring.h"
 #include "emit_prog.h"
+#include "sysargs.h"
 
 const char *pvalue_ctype(const struct pvalue *v)
 {
@@ -58,6 +59,9 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		} else {
 			sb_printf(sb, "args->%s", v->arg);
 		}
+		break;
+	case PV_SYSARG:
+		sysargs_emit_value(sb, v);
 		break;
 	case PV_CPU:
 		sb_puts(sb, "bpf_get_smp_processor_id()");
@@ -125,6 +129,9 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		else
 			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
 				  v->arg);
+		break;
+	case PV_SYSARG:
+		sysargs_emit_read_str(sb, v, dst, indent);
 		break;
 	case PV_COMM:
 		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
@@ -480,6 +487,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_filter_decls(sb, pr);
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
+	sysargs_emit_test(sb, pr, leave);
 	if (!lat)
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	for (i = 0; i < pr->nr_joins; i++) {

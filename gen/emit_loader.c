@@ -315,9 +315,13 @@ void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog
 		if (dup)
 			continue;
 		if (pr->attach == ATTACH_TRACEPOINT)
-			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL },\n", pr->sp->event.s, pr->ev->sys, pr->ev->name);
+			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL, NULL },\n", pr->sp->event.s, pr->ev->sys,
+				  pr->ev->name);
+		else if (pr->raw->module)
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", \"%s\" },\n", pr->sp->event.s, pr->raw->name,
+				  pr->raw->module);
 		else
-			sb_printf(sb, "{ \"%s\", NULL, \"%s\" },\n", pr->sp->event.s, pr->raw->name);
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", NULL },\n", pr->sp->event.s, pr->raw->name);
 		for (j = 0; j < i; j++)
 			if (!strcmp(p->probes[j].sp->event.s, pr->sp->event.s))
 				break;

@@ -112,6 +112,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "WHAT", what.buf ? what.buf : "" },
 			{ "RINGBUF", p->any_print ? "1" : "" },
 			{ "CORE_READ", p->any_core ? "1" : "" },
+			{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
 			{ "CTX_H", p->any_ctx ? "1" : "" },
 			{ "RAW_H", p->any_raw ? "1" : "" },
 			{ "HIST", p->any_agg || p->any_lat ? "1" : "" },

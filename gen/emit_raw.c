@@ -107,13 +107,16 @@ static int str_ptr_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const bool *selected)
+/* Structs standalone spellings point to (vmlinux.h mode: only modules' tracepoints need them). */
+static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const bool *selected, enum raw_mode mode)
 {
 	const char **v = NULL;
 	int i, j, n = 0;
 
 	for (i = 0; i < r->nr; i++) {
 		if ((selected && !selected[i]) || r->tp[i].unsupported)
+			continue;
+		if (mode == RAW_MODE_VMLINUX && !r->tp[i].module)
 			continue;
 		for (j = 0; j < r->tp[i].nr_args; j++) {
 			if (!r->tp[i].args[j].fwd)
@@ -122,7 +125,8 @@ static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const boo
 			v[n++] = r->tp[i].args[j].fwd;
 		}
 	}
-	qsort(v, n, sizeof(*v), str_ptr_cmp);
+	if (n)		/* qsort(NULL, 0) is undefined */
+		qsort(v, n, sizeof(*v), str_ptr_cmp);
 	for (i = 0; i < n; i++)
 		if (!i || strcmp(v[i], v[i - 1]))
 			sb_printf(out, "%s;\n", v[i]);
@@ -266,7 +270,12 @@ static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode m
 	if (tp->name_from) {
 		sb_add(out, ", names from ", 13);
 		sb_puts(out, tp->name_from);
-		sb_add(out, "() in BTF */\n", 13);
+		sb_add(out, "() in BTF", 9);
+		if (tp->module) {
+			sb_puts(out, " of module ");
+			sb_puts(out, tp->module);
+		}
+		sb_add(out, " */\n", 4);
 	} else {
 		sb_puts(out, ", names unknown (no __probestub_ or __traceiter_ in BTF, no single "
 			"__bpf_trace_ class fits): argN */\n");
@@ -343,8 +352,7 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 			"#endif\n\n");
 	}
 	emit_prelude(out);
-	if (mode == RAW_MODE_STANDALONE)
-		emit_forwards(out, r, selected);
+	emit_forwards(out, r, selected, mode);
 	/* the second half of the text goes to another core when there is much of it */
 	for (mid = 0; mid < r->nr && done < size / 2; mid++)
 		if (!selected || selected[mid])

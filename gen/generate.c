@@ -14,8 +14,11 @@
 #include "cmd.h"
 #include "emit.h"
 #include "cstring.h"
+#include "kmods.h"
 #include "output.h"
 #include "prog.h"
+#include "sysargs.h"
+#include "sysnames.h"
 
 static void usage(FILE *f)
 {
@@ -55,6 +58,11 @@ struct gen_ctx {
 	const char *tmpl_dir;
 	struct raw_tps raws;
 	bool raws_loaded;
+	struct kmods kmods;		/* loaded modules' BTF, which module tracepoints point into */
+	struct sysnames sysnames;	/* the target's syscall numbers (raw_tp/tp_btf on syscalls/) */
+	bool sysnames_tried;
+	int sysnames_err;
+	char *sysnames_why, *sysnames_path;
 	struct outputs out;	/* every spec's files, written at the end: all or nothing */
 };
 
@@ -96,9 +104,23 @@ static int generate(struct gen_ctx *g, const char *path)
 			if (err)
 				goto out;
 			g->raws_loaded = true;
+			err = kmods_load(&g->in, &g->kmods);	/* loaded modules' tracepoints too */
+			if (err)
+				goto out;
+			kmods_add_rawtps(&g->kmods, &g->raws);
 		}
 		p.raws = &g->raws;
 		p.raw_sel = xcalloc(g->raws.nr ? g->raws.nr : 1, sizeof(*p.raw_sel));
+		if (sysargs_needed(spec) && !g->sysnames_tried) {
+			g->sysnames_tried = true;
+			g->sysnames_err = sysargs_load_names(&g->in, &g->sysnames, &g->sysnames_why,
+							     &g->sysnames_path);
+		}
+		err = g->sysnames_err == -EINVAL ? -EINVAL : 0;	/* a bad table: reported */
+		if (err)
+			goto out;
+		p.sysnames = g->sysnames_tried && !g->sysnames_err ? &g->sysnames : NULL;
+		p.sysnames_why = g->sysnames_why;
 	} else {
 		err = inputs_load_btf(&g->in, false);	/* struct names avoid the kernel's, when known */
 		if (err)
@@ -163,6 +185,12 @@ static int generate(struct gen_ctx *g, const char *path)
 	for (i = 0; i < g->in.nr_read; i++)
 		if (!g->in.evs_loaded || strcmp(g->in.read[i], g->in.evs.root))
 			outputs_dep(&g->out, g->in.read[i]);
+	if (p.sysnames && g->sysnames_path)
+		outputs_dep(&g->out, g->sysnames_path);
+	for (i = 0; p.raws && i < p.raws->nr; i++)	/* the module BTFs the spec's tracepoints are in */
+		for (int m = 0; p.raw_sel[i] && p.raws->tp[i].module && m < g->kmods.nr; m++)
+			if (!strcmp(g->kmods.m[m].name, p.raws->tp[i].module))
+				outputs_dep(&g->out, g->kmods.m[m].path);
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);
@@ -238,6 +266,10 @@ int cmd_generate(int argc, char **argv)
 	outputs_free(&g.out);
 	if (g.raws_loaded)
 		rawtp_free(&g.raws);
+	kmods_free(&g.kmods);
+	sysnames_free(&g.sysnames);
+	free(g.sysnames_why);
+	free(g.sysnames_path);
 	inputs_free(&g.in);
 	if (err == -EACCES || err == -EPERM)
 		return TPGEN_EXIT_ENV;

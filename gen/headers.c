@@ -9,6 +9,7 @@
 
 #include "cmd.h"
 #include "emit.h"
+#include "kmods.h"
 #include "mem.h"
 #include "output.h"
 #include "rawtp.h"
@@ -115,6 +116,7 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		       enum raw_mode mode, struct outputs *o)
 {
 	struct raw_tps r = {};
+	struct kmods km;
 	struct strbuf sb;
 	bool *sel;
 	char *banner;
@@ -126,6 +128,12 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 	err = mode == RAW_MODE_VMLINUX ? rawtp_load(&r, in->btf) : rawtp_load_standalone(&r, in->btf);
 	if (err)
 		return err;
+	err = kmods_load(in, &km);	/* loaded modules' tracepoints too */
+	if (err) {
+		rawtp_free(&r);
+		return err;
+	}
+	kmods_add_rawtps(&km, &r);
 	sel = xcalloc(r.nr, sizeof(*sel));
 	for (i = 0; i < r.nr; i++)
 		sel[i] = !npats;
@@ -148,19 +156,21 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		}
 	}
 	if (!err) {
-		banner = make_banner(in, in->btf_hash);
+		banner = make_banner(in, km.nr ? km.hash : in->btf_hash);
 		sb_init(&sb);
 		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
 		if (!err) {
 			outputs_add(o, output, &sb);
 			for (i = 0; i < in->nr_read; i++)
 				outputs_dep(o, in->read[i]);
+			kmods_deps(&km, o);
 		}
 		sb_free(&sb);
 		free(banner);
 	}
 	free(sel);
 	rawtp_free(&r);
+	kmods_free(&km);
 	return err;
 }
 

@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "json.h"
+#include "kmods.h"
 #include "rawtp.h"
 
 static const char *const name_src_str[] = {
@@ -46,8 +47,9 @@ static void raw_text(struct strbuf *sb, const struct raw_tp *tp)
 {
 	int i;
 
-	sb_printf(sb, "    raw_tp/tp_btf %s: %d arg%s, names from %s\n", tp->name, tp->nr_args,
-		  tp->nr_args == 1 ? "" : "s", tp->name_from ? tp->name_from : "nowhere (argN)");
+	sb_printf(sb, "    raw_tp/tp_btf %s%s%s%s: %d arg%s, names from %s\n", tp->name,
+		  tp->module ? " (module " : "", tp->module ? tp->module : "", tp->module ? ")" : "",
+		  tp->nr_args, tp->nr_args == 1 ? "" : "s", tp->name_from ? tp->name_from : "nowhere (argN)");
 	for (i = 0; i < tp->nr_args; i++)
 		sb_printf(sb, "      %-4d %-4u %s\n", i, tp->args[i].size, tp->args[i].decl);
 }
@@ -58,6 +60,10 @@ static void raw_json(struct strbuf *sb, const struct raw_tp *tp)
 
 	sb_puts(sb, "{\"name\":");
 	json_str(sb, tp->name);
+	if (tp->module) {
+		sb_puts(sb, ",\"module\":");
+		json_str(sb, tp->module);
+	}
 	sb_puts(sb, ",\"names_from\":");
 	json_str(sb, name_src_str[tp->name_src]);
 	if (tp->name_from) {
@@ -189,6 +195,7 @@ int cmd_list(int argc, char **argv)
 	};
 	struct inputs in = {};
 	struct raw_tps r = {};
+	struct kmods km = {};
 	bool json = false, *sel = NULL, *used = NULL, first = true;
 	struct strbuf sb;
 	int opt, err, i, npats;
@@ -227,8 +234,11 @@ int cmd_list(int argc, char **argv)
 		goto out;
 	if (in.btf) {
 		err = rawtp_load(&r, in.btf);
+		if (!err)
+			err = kmods_load(&in, &km);	/* loaded modules' tracepoints too */
 		if (err)
 			goto out;
+		kmods_add_rawtps(&km, &r);
 	}
 	tp_events_name(&in.evs, sel, in.btf);
 	used = xcalloc(r.nr ? r.nr : 1, sizeof(*used));
@@ -281,6 +291,7 @@ out:
 	free(used);
 	free(sel);
 	rawtp_free(&r);
+	kmods_free(&km);
 	inputs_free(&in);
 	return exit_code(err);
 }

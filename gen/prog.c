@@ -16,6 +16,7 @@
 #include "emit.h"
 #include "ident.h"
 #include "prog.h"
+#include "sysargs.h"
 
 /* Probes (entries and latency ends) in one spec: each is code in the kernel. */
 #define PROG_MAX_PROBES	256
@@ -60,7 +61,7 @@ static int find_raw(struct prog *p, struct pprobe *pr)
 
 	pr->raw = tp ? rawtp_find(p->raws, tp) : NULL;
 	if (pr->raw)
-		return 0;
+		return sysargs_probe(p, pr);	/* syscalls/sys_enter_X: X's number and arguments */
 	spec_error(p->spec, &sp->event.loc, 0, "event '%s' has no raw tracepoint%s%s%s in this "
 		   "kernel's BTF (attach: %s needs one)", sp->event.s, tp ? " '" : "", tp ? tp : "",
 		   tp ? "'" : "", attach_name(pr->attach));
@@ -178,7 +179,8 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 			p->any_core = true;
 		if (pr->vals[i].src == PV_PPID)
 			p->any_core = true;
-		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR)
+		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
+		    pr->vals[i].src == PV_SYSARG)
 			pr->uses_ctx = true;
 	}
 	if (pr->attach == ATTACH_TRACEPOINT) {

@@ -38,6 +38,7 @@ enum pvalue_src {
 	PV_TIME,		/* time: bpf_ktime_get_ns() */
 	PV_CGROUP,		/* cgroup: the cgroup v2 id */
 	PV_USTR,		/* a string in user memory, at a char * of a syscalls/ event */
+	PV_SYSARG,		/* raw_tp/tp_btf on a syscalls/ event: an argument in the user registers */
 	PV_SAVED,		/* join.member: a value a 'save' kept */
 	PV_LET,			/* a 'let' name */
 	PV_EXPR,		/* a value computed by an expression */
@@ -62,6 +63,7 @@ struct pvalue {
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
+	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
@@ -135,6 +137,9 @@ struct pprobe {
 	enum attach_kind attach;
 	struct tp_event *ev;	/* tracepoint programs */
 	struct raw_tp *raw;	/* raw_tp and tp_btf programs */
+	const struct tp_event *sys_ev;	/* raw_tp/tp_btf on syscalls/sys_{enter,exit}_X: its format */
+	int sys_nr;		/* ... and X's number on the target: the entry tests it */
+	bool sys_exit;		/* ... sys_exit_X */
 	char *pname;		/* C prefix of everything this probe owns: "sched_switch" */
 	char *handler;		/* the program: "handle_sched_switch" (shared by probes of one tracepoint) */
 	char *func;		/* the entry's function in the program: "sched_switch" */
@@ -165,6 +170,7 @@ struct pprobe {
 };
 
 struct nametab;
+struct sysnames;
 
 struct prog {
 	struct spec *spec;
@@ -182,6 +188,9 @@ struct prog {
 	bool any_str_print, any_lat;
 	unsigned int scratch_size;	/* the largest scratch an entry needs */
 	int nr_scratch;			/* programs with a slot of tpgen_scratch */
+	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */
+	const struct sysnames *sysnames; /* the target's syscall table, for syscall entries on raw tracepoints */
+	const char *sysnames_why;	/* why it is not known, when NULL */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
@@ -237,6 +246,8 @@ int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
 int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
 void pvalue_clear(struct pvalue *v);
 int unknown_field(struct resolver *r, const char *name, size_t off);
+/* The width and sign a syscalls/ event's argument is declared with (an 8-byte field). */
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v);
 
 /* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
 int load_template(const char *dir, const char *name, char **text);

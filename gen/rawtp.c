@@ -40,6 +40,7 @@ struct vec {
 
 struct index {
 	const struct btf *btf;
+	__u32 start;		/* the first type of this BTF's own (split BTF: after the base's) */
 	struct vec tps;		/* btf_trace_<tp> typedefs */
 	struct vec stubs;	/* __probestub_<tp> */
 	struct vec iters;	/* __traceiter_<tp> */
@@ -98,7 +99,7 @@ static void index_build(struct index *x)
 {
 	__u32 i, n = btf__type_cnt(x->btf);
 
-	for (i = 1; i < n; i++) {
+	for (i = x->start; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(x->btf, i);
 		const char *name;
 
@@ -565,7 +566,9 @@ static void *work_range(void *arg)
 
 static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 {
+	const struct btf *base = btf__base_btf(btf);
 	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names,
+			   .start = base ? btf__type_cnt(base) : 1,
 			   .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct work w[2];
 	const struct name_id **tps;
@@ -637,29 +640,59 @@ int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf)
 	return load(r, btf, false);
 }
 
+static void free_tp(struct raw_tp *tp)
+{
+	for (int j = 0; j < tp->nr_args; j++) {
+		struct raw_arg *a = &tp->args[j];
+
+		free(a->name);
+		free(a->kname);
+		free(a->decl);
+		free(a->decl_sa);
+		free(a->ktype);
+		free(a->type_sa);
+		free(a->ptr_struct);
+		free(a->fwd);
+	}
+	free(tp->args);
+	free(tp->name);
+	free(tp->name_from);
+	free(tp->module);
+}
+
+static int tp_by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct raw_tp *)a)->name, ((const struct raw_tp *)b)->name);
+}
+
+void rawtp_add_module(struct raw_tps *r, const struct btf *btf, const char *module)
+{
+	struct raw_tps m;
+	int i, j, n = r->nr;
+
+	load(&m, btf, false);	/* standalone spelling: cannot fail */
+	r->tp = xrealloc(r->tp, (r->nr + m.nr ? r->nr + m.nr : 1) * sizeof(*r->tp));
+	for (i = 0; i < m.nr; i++) {
+		struct raw_tp *tp = &m.tp[i];
+
+		if (rawtp_find(&(struct raw_tps){ r->tp, n }, tp->name)) {
+			free_tp(tp);	/* vmlinux's (or an earlier module's) wins */
+			continue;
+		}
+		tp->module = xstrdup(module);
+		tp->btf = btf;
+		for (j = 0; j < tp->nr_args; j++)
+			tp->args[j].vmlinux_sa = true;	/* no module type is in vmlinux.h */
+		r->tp[r->nr++] = *tp;
+	}
+	free(m.tp);
+	qsort(r->tp, r->nr, sizeof(*r->tp), tp_by_name);
+}
+
 void rawtp_free(struct raw_tps *r)
 {
-	int i, j;
-
-	for (i = 0; r->tp && i < r->nr; i++) {
-		struct raw_tp *tp = &r->tp[i];
-
-		for (j = 0; j < tp->nr_args; j++) {
-			struct raw_arg *a = &tp->args[j];
-
-			free(a->name);
-			free(a->kname);
-			free(a->decl);
-			free(a->decl_sa);
-			free(a->ktype);
-			free(a->type_sa);
-			free(a->ptr_struct);
-			free(a->fwd);
-		}
-		free(tp->args);
-		free(tp->name);
-		free(tp->name_from);
-	}
+	for (int i = 0; r->tp && i < r->nr; i++)
+		free_tp(&r->tp[i]);
 	free(r->tp);
 	memset(r, 0, sizeof(*r));
 }

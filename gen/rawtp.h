@@ -47,6 +47,8 @@ struct raw_tp {
 	char *name_from;	/* the BTF function the names came from, or NULL */
 	__u32 proto_id;		/* BTF id of the FUNC_PROTO */
 	const char *unsupported; /* why no struct can describe it (an argument wider than a slot), or NULL */
+	char *module;		/* a module's tracepoint: the module, else NULL (vmlinux) */
+	const struct btf *btf;	/* a module's: its BTF (split on vmlinux), where type_id points */
 };
 
 struct raw_tps {
@@ -61,6 +63,8 @@ enum raw_mode {
 
 /* gen/btf.c: load BTF from a file (raw or ELF .BTF) or, with path NULL, the running kernel. */
 int kbtf_load(const char *path, struct btf **btf);
+/* gen/btf.c: a module's raw BTF from 'path', split on 'base' (vmlinux), checked as kbtf_load() checks. */
+int kbtf_load_split(const char *path, const struct btf *base, struct btf **btf);
 
 /* gen/btf.c, for rawtp.c: names seen more than once (btf_dump suffixes them ___2), by string. */
 struct kbtf_names {
@@ -96,6 +100,13 @@ char *kbtf_decl(const struct btf *btf, __u32 id, const char *name);
  */
 int rawtp_load(struct raw_tps *r, const struct btf *btf);
 int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf);
+/*
+ * Add the tracepoints of a module's BTF ('btf', split on vmlinux's): only
+ * the module's own btf_trace_ typedefs, named from its own functions,
+ * spelled as standalone headers spell them (vmlinux.h has no module type)
+ * in both modes. A name vmlinux or an earlier module has is kept once.
+ */
+void rawtp_add_module(struct raw_tps *r, const struct btf *btf, const char *module);
 void rawtp_free(struct raw_tps *r);
 struct raw_tp *rawtp_find(struct raw_tps *r, const char *name);
 /* The raw tracepoint that a trace event fires from: syscalls/sys_enter_* -> sys_enter. */

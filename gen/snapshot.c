@@ -6,6 +6,7 @@
  *   DIR/vmlinux                            (raw BTF)
  *   DIR/release                            (uname -r)
  *   DIR/syscalls                           (syscall names and numbers, gen/sysnames.h)
+ *   DIR/btf/<module>                       (loaded modules' BTF, split on vmlinux's: gen/kmods.h)
  * Everything is checked as it would be when read back (names, format files,
  * BTF, release), and DIR appears whole or not at all.
  */
@@ -16,6 +17,7 @@
 #include <bpf/btf.h>
 
 #include "cmd.h"
+#include "kmods.h"
 #include "output.h"
 #include "sysnames.h"
 
@@ -55,6 +57,7 @@ int cmd_snapshot(int argc, char **argv)
 	};
 	struct inputs in = {};
 	struct outputs o = {};
+	struct kmods km = {};
 	struct strbuf sb;
 	const void *raw;
 	const char *dir;
@@ -117,6 +120,23 @@ int cmd_snapshot(int argc, char **argv)
 	sb_init(&sb);
 	sb_printf(&sb, "%s\n", inputs_release(&in));
 	outputs_add_in(&o, dir, "release", &sb);
+	/* modules' BTF, each checked as it will be read back (split on this vmlinux) */
+	err = kmods_load(&in, &km);
+	if (err)
+		goto out;
+	for (i = 0; i < km.nr; i++) {
+		raw = btf__raw_data(km.m[i].btf, &len);
+		if (!raw) {
+			err = -ENOMEM;
+			pr_err("cannot copy BTF: %s", strerror(ENOMEM));
+			goto out;
+		}
+		sb_init(&sb);
+		sb_add(&sb, raw, len);
+		p = xasprintf("btf/%s", km.m[i].name);
+		outputs_add_in(&o, dir, p, &sb);
+		free(p);
+	}
 	if (!in.tracefs) {
 		/* the running kernel's syscall names, when it can tell them (a warning when not) */
 		struct sysnames sn = {};
@@ -132,8 +152,10 @@ int cmd_snapshot(int argc, char **argv)
 	}
 	err = outputs_commit(&o);
 	if (!err)
-		fprintf(stderr, "tpgen: snapshot of %d events, BTF and release in %s\n", in.evs.nr, dir);
+		fprintf(stderr, "tpgen: snapshot of %d events, BTF%s and release in %s\n", in.evs.nr,
+			km.nr ? " (vmlinux and modules)" : "", dir);
 out:
+	kmods_free(&km);
 	outputs_free(&o);
 	inputs_free(&in);
 	return exit_code(err);

@@ -263,13 +263,14 @@ int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const
 
 	memset(sn, 0, sizeof(*sn));
 	for (i = 0; i < evs->nr; i++) {
-		if (!strcmp(evs->ev[i].sys, "syscalls") && !strncmp(evs->ev[i].name, "sys_enter_", 10) &&
-		    evs->ev[i].id >= 0) {
+		/* every listed event counts; one read (with its id) is enough to open */
+		if (!strcmp(evs->ev[i].sys, "syscalls") && !strncmp(evs->ev[i].name, "sys_enter_", 10)) {
 			events++;
-			first = first ? first : &evs->ev[i];
+			if (!first && evs->ev[i].id >= 0)
+				first = &evs->ev[i];
 		}
 	}
-	if (!events) {
+	if (!first) {
 		pr_err("syscall names: no syscalls/sys_enter_* events (a kernel without CONFIG_FTRACE_SYSCALLS: "
 		       "give its asm/unistd_64.h instead)");
 		return -ENOENT;

@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "prog.h"
+#include "sysargs.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -125,6 +126,9 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 			cands[n++] = r->pr->ev->fields[i].name;
 		}
 	} else {
+		n = sysargs_names_of(r->pr, &cands);
+		for (i = 0; i < n; i++)
+			sb_printf(&list, "%s, ", cands[i]);
 		for (i = 0; i < r->pr->raw->nr_args; i++) {
 			cands = xrealloc(cands, (n + 1) * sizeof(*cands));
 			cands[n++] = r->pr->raw->args[i].name;
@@ -151,7 +155,7 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
 		     int nr_members, size_t off)
 {
-	const struct btf *btf = r->p->btf;
+	const struct btf *btf = r->pr->raw->btf ?: r->p->btf;	/* a module's tracepoint: its BTF */
 	struct tinfo ti;
 	struct strbuf path;
 	__u32 id = a->type_id;
@@ -178,6 +182,15 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 			}
 	}
 	for (i = 0; i < nr_members; i++) {
+		if (ti.kind == PV_PTR && ti.struct_id && btf__base_btf(btf) &&
+		    ti.struct_id >= btf__type_cnt(btf__base_btf(btf))) {
+			/* vmlinux.h has no module type for BPF_CORE_READ() to read through */
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' points to a type of module %s: "
+				   "tpgen cannot read members of modules' types yet",
+				   i ? members[i - 1] : a->name, r->pr->raw->module);
+			sb_free(&path);
+			return -EINVAL;
+		}
 		if (ti.kind != PV_PTR || !ti.struct_id) {
 			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
 				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
@@ -239,6 +252,9 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	const char *rest = NULL;
 	bool upper;
 
+	err = sysargs_value(r, v, name, off);	/* a syscall's argument, on sys_enter/sys_exit */
+	if (err != -ENOENT)
+		return err;
 	if (strstr(name, "->")) {
 		copy = xstrdup(name);
 		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
@@ -267,10 +283,10 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	for (i = 0; i < tp->nr_args; i++) {
 		size_t len = strlen(tp->args[i].name);
 
-		if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
+		if (classify(tp->btf ?: r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR || !ti.struct_id)
 			continue;
 		if (!strncmp(name, tp->args[i].name, len) && name[len] == '_' &&
-		    !find_member(r->p->btf, ti.struct_id, name + len + 1, &id)) {
+		    !find_member(tp->btf ?: r->p->btf, ti.struct_id, name + len + 1, &id)) {
 			found = &tp->args[i];
 			rest = name + len + 1;
 			nfound = 1;
@@ -279,8 +295,8 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	}
 	if (!found) {
 		for (i = 0; i < tp->nr_args; i++) {
-			if (classify(r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
-			    !ti.struct_id || find_member(r->p->btf, ti.struct_id, name, &id))
+			if (classify(tp->btf ?: r->p->btf, tp->args[i].type_id, &ti) || ti.kind != PV_PTR ||
+			    !ti.struct_id || find_member(tp->btf ?: r->p->btf, ti.struct_id, name, &id))
 				continue;
 			if (!found)
 				found = &tp->args[i];
@@ -308,7 +324,7 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
  * gid_t are taken as signed: (uid_t)-1 is the "unchanged" of setresuid(),
  * and shows as -1, as strace shows it.
  */
-static void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
 {
 	static const struct {
 		const char *type;
@@ -479,6 +495,9 @@ static bool has_field(const struct pprobe *pr, const char *cname)
 		for (int i = 0; i < pr->raw->nr_args; i++)
 			if (!strcmp(pr->raw->args[i].name, cname))
 				return true;
+		for (int i = 0; pr->sys_ev && i < pr->sys_ev->nr_fields; i++)
+			if (!strcmp(pr->sys_ev->fields[i].cname, cname))
+				return true;
 	}
 	return false;
 }
@@ -571,7 +590,7 @@ add:
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");
-	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET)
+	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET || v.src == PV_SYSARG)
 		v.cname = c_name_of(name);
 	else {
 		/* a built-in: its name in lower case, or task_<name> beside a field of that name */

@@ -740,6 +740,7 @@ static int check_environment(void)
 		const char *event;	/* as in the spec */
 		const char *tracefs;	/* events/<sys>/<event>, for tp/ programs */
 		const char *raw;	/* the raw tracepoint, for raw_tp/ and tp_btf/ programs */
+		const char *module;	/* ... a module's: the module, else NULL */
 	} probes[] = {
 		{{PROBES}}
 	};
@@ -784,6 +785,27 @@ static int check_environment(void)
 					err = -ENOENT;
 					break;
 				}
+			}
+			if (probes[i].module) {
+				struct btf *mod;
+
+				/* a module's tracepoint: its BTF is there while it is loaded */
+				snprintf(path, sizeof(path), "/sys/kernel/btf/%s", probes[i].module);
+				mod = btf__parse_split(path, vmlinux);
+				if (!mod) {
+					fprintf(stderr, "{{TOOL}}: module '%s' (of event '%s') is not loaded\n",
+						probes[i].module, probes[i].event);
+					err = -ENOENT;
+					break;
+				}
+				snprintf(path, sizeof(path), "btf_trace_%s", probes[i].raw);
+				err = btf__find_by_name_kind(mod, path, BTF_KIND_TYPEDEF) < 0 ? -ENOENT : 0;
+				btf__free(mod);
+				if (!err)
+					continue;
+				fprintf(stderr, "{{TOOL}}: raw tracepoint '%s' (of event '%s') is not in module "
+					"'%s' on this kernel\n", probes[i].raw, probes[i].event, probes[i].module);
+				break;
 			}
 			snprintf(path, sizeof(path), "btf_trace_%s", probes[i].raw);
 			if (btf__find_by_name_kind(vmlinux, path, BTF_KIND_TYPEDEF) < 0) {

@@ -6,6 +6,9 @@
 {{#if CORE_READ}}
 #include <bpf/bpf_core_read.h>
 {{/if}}
+{{#if SYSCALL_REGS}}
+#include <bpf/bpf_tracing.h>
+{{/if}}
 {{#if CTX_H}}
 #include "{{TOOL}}.ctx.h"
 {{/if}}

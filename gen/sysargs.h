@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * raw_tp and tp_btf entries on syscalls/sys_enter_<X> and sys_exit_<X>.
+ *
+ * Those events have no raw tracepoint of their own: they fire from
+ * sys_enter(regs, id) and sys_exit(regs, ret), for every syscall. An entry
+ * on one of them tests the syscall number first (sys_enter: 'id'; sys_exit:
+ * the number the registers keep, tpgen_syscall_nr()), the number taken from
+ * the target's own syscall table (gen/sysnames.h), never from the build
+ * host's headers. Its values are the event's named arguments, read from the
+ * user registers as the syscall ABI places them (libbpf's
+ * PT_REGS_PARMn_CORE_SYSCALL()), typed as tracepoint entries type them, so
+ * one spec runs unchanged under all three attach types.
+ */
+#ifndef __TPGEN_SYSARGS_H
+#define __TPGEN_SYSARGS_H
+
+#include <stdbool.h>
+
+struct inputs;
+struct prog;
+struct pprobe;
+struct pvalue;
+struct resolver;
+struct spec;
+struct strbuf;
+struct sysnames;
+
+/* Does the spec have a raw_tp/tp_btf entry on syscalls/sys_enter_* or sys_exit_*? */
+bool sysargs_needed(const struct spec *s);
+/*
+ * The target's syscall table: the snapshot's syscalls file beside the
+ * events (--kernel DIR, --tracefs DIR), or the running kernel's metadata
+ * (live). 0 with the table; -ENOENT when it cannot be known, with *why
+ * saying so (for the located error of the entry that needs it); -EINVAL
+ * for a syscalls file that is there and bad (reported). *path is the file
+ * read, for depfiles, or NULL.
+ */
+int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path);
+/*
+ * For a raw_tp/tp_btf probe whose raw tracepoint is found: when its event is
+ * syscalls/sys_enter_<X> or sys_exit_<X>, note the event's format (argument
+ * names) and X's number. 0, or -EINVAL after a located error.
+ */
+int sysargs_probe(struct prog *p, struct pprobe *pr);
+/* A syscall argument of the probe by name (PV_SYSARG), -ENOENT, or -EINVAL (reported). */
+int sysargs_value(struct resolver *r, struct pvalue *v, const char *name, size_t off);
+/* Names a probe offers besides its raw arguments ('unknown field' hints). */
+int sysargs_names_of(const struct pprobe *pr, const char ***names);
+/* The syscall test at the top of the probe's function, when it has one. */
+void sysargs_emit_test(struct strbuf *sb, const struct pprobe *pr, const char *leave);
+/* A PV_SYSARG integer or pointer as a C expression. */
+void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v);
+/* Copy a PV_SYSARG string (user memory) into the char array 'dst'. */
+void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent);
+
+#endif /* __TPGEN_SYSARGS_H */

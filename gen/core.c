@@ -6,6 +6,8 @@
  * name, or through the '__bpf_trace_<class>' function that shares the
  * prototype of the event's '__probestub_<event>'; where several classes
  * share it, the one whose members sit at the event's offsets wins.
+ * syscalls/ events have no class: core_sys.c reads them through struct
+ * syscall_trace_enter/exit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -180,9 +182,12 @@ int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf
 		free(ev->core_class);
 		ev->core_class = NULL;
 		ev->core_why = NULL;
+		ev->core_sys = CORE_SYS_NONE;
 		if (selected && !selected[i])
 			continue;
 		cls = find_class(&x, btf, ev, &why);
+		if (!cls && core_sys_match(btf, ev, &why))
+			continue;
 		if (!cls) {
 			ev->core_why = why;
 			missing++;

@@ -369,6 +369,9 @@ static void emit_comment(struct strbuf *out, const struct tp_event *ev)
 		sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
 	if (ev->core_class)
 		sb_printf(out, "; CO-RE: struct trace_event_raw_%s", ev->core_class);
+	else if (ev->core_sys)
+		sb_printf(out, "; CO-RE: struct syscall_trace_%s, read with the __get_ accessors",
+			  ev->core_sys == CORE_SYS_ENTER ? "enter" : "exit");
 	else if (ev->core_why)
 		sb_printf(out, "; static layout, not CO-RE: %s", ev->core_why);
 	sb_add(out, " */\n", 4);
@@ -458,10 +461,19 @@ struct plan {
 	int ncommon;		/* leading fields in 'ent' */
 	int hdr;		/* which common header */
 	bool class_first;	/* --core: the first event of its class prints the class struct */
+	bool sys_first;		/* --core: the first sys_enter_ (sys_exit_) event prints its struct */
 };
 
 static void emit_event(struct strbuf *out, const struct tp_event *ev, const struct plan *p)
 {
+	if (p->sys_first) {
+		struct strbuf entry;
+
+		sb_init(&entry);
+		put_entry_name(&entry, p->hdr);
+		ctx_emit_sys_struct(out, ev, p->ncommon, entry.buf);
+		sb_free(&entry);
+	}
 	if (!ev->core_class) {
 		put_guard(out, "CTX_", ev->struct_name);
 		emit_comment(out, ev);
@@ -542,7 +554,7 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 	struct common_hdr *hdrs = NULL;
 	int i, mid, nr_hdrs = 0, err = 0;
 	struct emit_job job[2];
-	bool any_core = false, threaded = false;
+	bool any_core = false, threaded = false, sys_seen[3] = {};
 	struct strbuf tail;
 	pthread_t th;
 
@@ -551,8 +563,10 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 
 		if (selected && !selected[i])
 			continue;
-		any_core |= ev->core_class != NULL;
+		any_core |= ev->core_class != NULL || ev->core_sys;
 		plan[i].ncommon = common_len(ev);
+		plan[i].sys_first = ev->core_sys && !sys_seen[ev->core_sys];
+		sys_seen[ev->core_sys] = true;
 		err = check_members(ev, plan[i].ncommon);
 		if (err)
 			goto out;

@@ -43,8 +43,20 @@ struct tp_field {
 	char *elem_ctype;
 	bool is_string;		/* char arrays, __data_loc char[] */
 	bool core_static;	/* --core: no member in the BTF class struct, fixed offset */
+	int core_sys_arg;	/* --core, syscalls/: args[i] of struct syscall_trace_enter, or SYS_* */
 	int line;		/* line in the format file, for diagnostics */
 };
+
+/* --core: syscalls/ records as the kernel's struct syscall_trace_enter and _exit */
+enum core_sys {
+	CORE_SYS_NONE,
+	CORE_SYS_ENTER,		/* ent; int nr; unsigned long args[] */
+	CORE_SYS_EXIT,		/* ent; int nr; long ret */
+};
+
+/* tp_field.core_sys_arg of a field that is not args[i] */
+#define CORE_SYS_NR	(-1)	/* __syscall_nr: nr */
+#define CORE_SYS_RET	(-2)	/* ret: ret */
 
 struct tp_event {
 	char *sys;		/* "sched" */
@@ -62,6 +74,7 @@ struct tp_event {
 	bool loaded;		/* its format file was read (tracefs_read()) */
 	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
 	const char *core_why;	/* --core: why there is no class (static layout), or NULL */
+	enum core_sys core_sys;	/* --core: a syscalls/ record read through syscall_trace_enter/exit */
 };
 
 /*
@@ -111,5 +124,17 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
  * for each field kept static.
  */
 int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf);
+
+/*
+ * gen/core_sys.c: a syscalls/ event read through the kernel's struct
+ * syscall_trace_enter/exit (sets core_sys and core_sys_arg), or why not.
+ */
+bool core_sys_match(const struct btf *btf, struct tp_event *ev, const char **why);
+/* Where a core_sys record has nr and args[] (ret): false when no struct can say it. */
+bool core_sys_layout(const struct tp_event *ev, unsigned int *nr_off, unsigned int *args_off);
+/* A syscall argument's declared width and sign ("pid_t": 4, signed), if tpgen knows the type. */
+bool sys_arg_type(const struct tp_field *f, unsigned int *size, bool *is_signed);
+/* The C type a syscall argument is read as: "__s32" for int, else the field's ctype. */
+const char *sys_arg_ctype(const struct tp_field *f);
 
 #endif /* __TPGEN_MODEL_H */

@@ -168,7 +168,7 @@ static const char *find_class(const struct core_index *x, const struct btf *btf,
 	return NULL;
 }
 
-int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf)
+int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn)
 {
 	struct core_index x;
 	int i, j, missing = 0;
@@ -199,7 +199,7 @@ int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf
 			struct tp_field *f = &ev->fields[j];
 
 			f->core_static = !f->common && !field_member(btf, raw->id, f);
-			if (f->core_static)
+			if (f->core_static && warn)
 				diag_warning(ev->path, f->line, 0,
 					     "%s/%s: field '%s' has no member in struct trace_event_raw_%s: "
 					     "static offset %u", ev->sys, ev->name, f->name, cls, f->offset);

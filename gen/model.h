@@ -121,9 +121,9 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
  * BTF that describes its record (by name, else through the __bpf_trace_<class>
  * function whose prototype is the event's), and which fields it lacks.
  * Returns the number of events without a class (core_why says why); warns
- * for each field kept static.
+ * for each field kept static when asked to.
  */
-int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf);
+int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn);
 
 /*
  * gen/core_sys.c: a syscalls/ event read through the kernel's struct

@@ -203,6 +203,7 @@ static const char *entry_member(const struct tp_field *f)
 
 static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
 {
+	unsigned int end, align = 1;
 	int i;
 
 	sb_puts(out, "/* The common header of event records (the kernel's struct trace_entry) */\n");
@@ -234,7 +235,19 @@ static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
 		put_spelling(out, f);
 		sb_add(out, " */\n", 4);
 	}
-	sb_add(out, "};\n#endif\n", 10);
+	/*
+	 * A header whose end is not a multiple of its alignment (10 bytes on RT
+	 * kernels, whose records start at 12): packed, so that no tail padding
+	 * moves the fields after it; the record's own pad says where they are.
+	 */
+	end = h->ev->fields[h->nr - 1].offset + h->ev->fields[h->nr - 1].size;
+	for (i = 0; i < h->nr; i++)
+		if (ctype_align(&h->ev->fields[i]) > align)
+			align = ctype_align(&h->ev->fields[i]);
+	sb_add(out, "}", 1);
+	if (end % align)
+		sb_puts(out, " __attribute__((packed))");
+	sb_puts(out, ";\n#endif\n");
 	for (i = 0; i < h->nr; i++) {
 		const struct tp_field *f = &h->ev->fields[i];
 

@@ -168,6 +168,18 @@ static const char *find_class(const struct core_index *x, const struct btf *btf,
 	return NULL;
 }
 
+bool tp_event_core(const struct tp_event *ev)
+{
+	if (ev->core_sys)
+		return true;
+	if (!ev->core_class)
+		return false;
+	for (int i = 0; i < ev->nr_fields; i++)
+		if (ev->fields[i].core_static)
+			return false;
+	return true;
+}
+
 int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn)
 {
 	struct core_index x;

@@ -60,17 +60,14 @@ static bool needs_raw(const struct spec *s)
  */
 static void core_select(struct prog *p, bool static_layout)
 {
-	int i, j;
+	int i;
 
 	if (p->btf && !static_layout)
 		tp_events_core(p->evs, p->ctx_sel, p->btf, false);
 	for (i = 0; i < p->evs->nr; i++) {
 		struct tp_event *ev = &p->evs->ev[i];
-		bool all = static_layout || !p->btf || !p->ctx_sel[i];
 
-		for (j = 0; j < ev->nr_fields && !all; j++)
-			all = ev->core_class && ev->fields[j].core_static;
-		if (!all)
+		if (!static_layout && p->btf && p->ctx_sel[i] && tp_event_core(ev))
 			continue;
 		free(ev->core_class);
 		ev->core_class = NULL;

@@ -91,6 +91,7 @@ struct tp_events {
 };
 
 struct btf;
+struct strbuf;
 
 /* gen/tracefs.c */
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
@@ -124,6 +125,13 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
  * for each field kept static when asked to.
  */
 int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn);
+/*
+ * What tpgen SPEC reads with CO-RE: a syscalls/ record, or a class struct
+ * with every field of the event; the rest keep the static layout.
+ */
+bool tp_event_core(const struct tp_event *ev);
+/* gen/core_stats.c: tpgen list --core-stats, events per system by how they are read */
+void core_stats(struct strbuf *sb, struct tp_events *evs, const bool *sel, const struct btf *btf, bool json);
 
 /*
  * gen/core_sys.c: a syscalls/ event read through the kernel's struct

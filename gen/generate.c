@@ -139,7 +139,7 @@ static int generate(struct gen_ctx *g, const char *path)
 		goto out;
 	if (p.any_ctx) {
 		tp_events_name(p.evs, p.ctx_sel, p.btf);
-		core_select(&p, g->static_layout);
+		core_select(&p, g->static_layout || spec->static_layout);
 	}
 
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;

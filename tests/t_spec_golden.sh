@@ -59,4 +59,10 @@ want='{ "sched/sched_process_exec", "filename", 8, 4, false } { "sched/sched_pro
 want+='{ "sched/sched_process_exec", "old_pid", 16, 4, true } { "sched/sched_switch", "next_comm", 40, 16, false } '
 want+='{ "sched/sched_switch", "next_pid", 56, 4, true } { "sched/sched_wakeup", "pid", 24, 4, true } '
 [ "$(layout "$T/s")" = "$want" ] || fail "--static-layout checks: $(layout "$T/s")"
+# the spec's own 'layout: static' is --static-layout
+mkdir "$T/spec"
+sed 's/^tool: .*/&\nlayout: static/' specs/sched.yaml > "$T/spec/sched.yaml"
+grep -q '^layout: static$' "$T/spec/sched.yaml" || fail "no layout: static in the copy"
+"$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" -o "$T/k" "$T/spec/sched.yaml" || fail "layout: static"
+diff -r "$T/s" "$T/k" || fail "layout: static differs from --static-layout"
 echo ok

@@ -38,8 +38,8 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 			sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
 			break;
 		}
-		if (v->narrow)
-			sb_printf(sb, "(%s)", pvalue_ctype(v));
+		if (v->narrow || (pr->ev->core_class && v->field->core_ptr))
+			sb_printf(sb, "(%s)", pvalue_ctype(v));	/* core_ptr: a void * in the CO-RE struct */
 		sb_printf(sb, "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:

@@ -85,10 +85,17 @@ static void put_spelling(struct strbuf *out, const struct tp_field *f)
 	}
 }
 
+/* --core: an enum field is an anonymous enum of its size and sign, which libbpf matches with the kernel's */
+static const char *const core_enums[2][5] = {
+	{ NULL, "__tpgen_enum_u8", "__tpgen_enum_u16", NULL, "__tpgen_enum_u32" },
+	{ NULL, "__tpgen_enum_s8", "__tpgen_enum_s16", NULL, "__tpgen_enum_s32" },
+};
+
 /* "\t__u32 __data_loc_filename" (no ';'), as the field is declared. */
-static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
+static void put_decl(struct strbuf *out, const struct tp_field *f, bool last, bool core)
 {
-	const char *ct = f->ctype;
+	const char *ct = !core ? f->ctype : f->core_enum ? core_enums[f->is_signed][f->size] :
+			 f->core_ptr ? "void *" : f->ctype;
 	size_t n = strlen(ct);
 
 	sb_putc(out, '\t');
@@ -102,11 +109,11 @@ static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
 		sb_puts(out, f->suffix);
 }
 
-static void emit_member(struct strbuf *out, const struct tp_field *f, bool last)
+static void emit_member(struct strbuf *out, const struct tp_field *f, bool last, bool core)
 {
 	size_t start = out->len;
 
-	put_decl(out, f, last);
+	put_decl(out, f, last, core);
 	sb_putc(out, ';');
 	sb_tab_to(out, start, COMMENT_COL);
 	sb_add(out, "/* ", 3);
@@ -312,7 +319,7 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncomm
 		if (ev->core_class && f->core_static) {
 			emit_pad(out, f->offset, f->size);	/* read by a static accessor */
 		} else {
-			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
+			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields, ev->core_class != NULL);
 		}
 		pos = f->offset + f->size;
 	}

@@ -42,7 +42,9 @@ struct tp_field {
 	unsigned int elem_size;	/* arrays, flex and dynamic arrays */
 	char *elem_ctype;
 	bool is_string;		/* char arrays, __data_loc char[] */
-	bool core_static;	/* --core: no member in the BTF class struct, fixed offset */
+	bool core_static;	/* --core: no member (of its type) in the BTF class struct, fixed offset */
+	bool core_enum;		/* --core: an enum in BTF, declared as an anonymous enum of its size */
+	bool core_ptr;		/* --core: a pointer in BTF (a typedef's), declared as void * */
 	int core_sys_arg;	/* --core, syscalls/: args[i] of struct syscall_trace_enter, or SYS_* */
 	int line;		/* line in the format file, for diagnostics */
 };
@@ -57,6 +59,8 @@ enum core_sys {
 /* tp_field.core_sys_arg of a field that is not args[i] */
 #define CORE_SYS_NR	(-1)	/* __syscall_nr: nr */
 #define CORE_SYS_RET	(-2)	/* ret: ret */
+#define FIELD_CORE_ENUM	1	/* core.c: a member libbpf matches through an anonymous enum */
+#define FIELD_CORE_PTR	2	/* core.c: an integer in the format file, a pointer in BTF */
 
 struct tp_event {
 	char *sys;		/* "sched" */

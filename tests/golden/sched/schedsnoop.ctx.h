@@ -160,6 +160,21 @@ __TPGEN_SIZE(tpgen_trace_entry, 8);
 #define __tpgen_core
 #endif
 
+/*
+ * Enum fields: anonymous enums of the field's size and sign, which libbpf
+ * relocates against the kernel's enum, as an integer it would not.
+ */
+typedef enum __attribute__((packed)) { __tpgen_enum_u8_0 } __tpgen_enum_u8;
+typedef enum __attribute__((packed)) { __tpgen_enum_s8_0 = -1 } __tpgen_enum_s8;
+typedef enum __attribute__((packed)) { __tpgen_enum_u16_0 = 0x100 } __tpgen_enum_u16;
+typedef enum __attribute__((packed)) { __tpgen_enum_s16_0 = -0x81 } __tpgen_enum_s16;
+typedef enum { __tpgen_enum_u32_0 } __tpgen_enum_u32;
+typedef enum { __tpgen_enum_s32_0 = -1 } __tpgen_enum_s32;
+_Static_assert(sizeof(__tpgen_enum_u8) == 1 && sizeof(__tpgen_enum_s8) == 1, "");
+_Static_assert(sizeof(__tpgen_enum_u16) == 2 && sizeof(__tpgen_enum_s16) == 2, "");
+_Static_assert((__tpgen_enum_s8)-1 < 0 && (__tpgen_enum_s16)-1 < 0 && (__tpgen_enum_s32)-1 < 0, "");
+_Static_assert((__tpgen_enum_u16)-1 > 0 && (__tpgen_enum_u32)-1 > 0, "");
+
 /* A field with no member in the class struct, at the offset of the kernel tpgen read */
 #define __tpgen_at(s, ctx, off) ({						\
 	const struct s *__tpgen_c = (ctx);					\

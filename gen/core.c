@@ -6,6 +6,8 @@
  * name, or through the '__bpf_trace_<class>' function that shares the
  * prototype of the event's '__probestub_<event>'; where several classes
  * share it, the one whose members sit at the event's offsets wins.
+ * syscalls/ events have no class: core_sys.c reads them through struct
+ * syscall_trace_enter/exit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +109,47 @@ static const struct btf_member *field_member(const struct btf *btf, __u32 id, co
 	return m;
 }
 
+static const struct btf_type *skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, t->type);
+	return t;
+}
+
+/*
+ * Whether libbpf can relocate the member tpgen declares for f against the
+ * kernel's member m: it matches kinds (an integer with an integer, a pointer
+ * with a pointer, an array with an array of integers), and an anonymous enum
+ * with any enum. Returns 0, FIELD_CORE_ENUM (f is declared as an anonymous
+ * enum), FIELD_CORE_PTR (as a void *), or -1: the field is read at its static
+ * offset.
+ */
+static int member_compat(const struct btf *btf, const struct btf_member *m, const struct tp_field *f)
+{
+	const struct btf_type *t = skip_mods(btf, m->type);
+	bool array = *f->suffix || f->kind == FIELD_FLEX;
+
+	if (!t)
+		return -1;
+	if (array) {
+		if (!btf_is_array(t))
+			return -1;
+		t = skip_mods(btf, btf_array(t)->type);
+		return t && btf_is_int(t) ? 0 : -1;
+	}
+	if (f->ctype[strlen(f->ctype) - 1] == '*')
+		return btf_is_ptr(t) ? 0 : -1;
+	if (btf_is_int(t))
+		return 0;
+	if (btf_is_ptr(t) && f->size == 8)
+		return FIELD_CORE_PTR;	/* fl_owner_t owner: an integer in the format file */
+	if (btf_is_enum(t) && (t->size == 1 || t->size == 2 || t->size == 4) && t->size == f->size)
+		return FIELD_CORE_ENUM;
+	return -1;
+}
+
 /* How many of the event's own fields sit in class struct 'id' at their offsets. */
 static int layout_score(const struct btf *btf, __u32 id, const struct tp_event *ev)
 {
@@ -166,7 +209,19 @@ static const char *find_class(const struct core_index *x, const struct btf *btf,
 	return NULL;
 }
 
-int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf)
+bool tp_event_core(const struct tp_event *ev)
+{
+	if (ev->core_sys)
+		return true;
+	if (!ev->core_class)
+		return false;
+	for (int i = 0; i < ev->nr_fields; i++)
+		if (ev->fields[i].core_static)
+			return false;
+	return true;
+}
+
+int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn)
 {
 	struct core_index x;
 	int i, j, missing = 0;
@@ -180,9 +235,12 @@ int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf
 		free(ev->core_class);
 		ev->core_class = NULL;
 		ev->core_why = NULL;
+		ev->core_sys = CORE_SYS_NONE;
 		if (selected && !selected[i])
 			continue;
 		cls = find_class(&x, btf, ev, &why);
+		if (!cls && core_sys_match(btf, ev, &why))
+			continue;
 		if (!cls) {
 			ev->core_why = why;
 			missing++;
@@ -192,12 +250,17 @@ int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf
 		raw = find_name(x.raw, x.nr_raw, cls);
 		for (j = 0; j < ev->nr_fields; j++) {
 			struct tp_field *f = &ev->fields[j];
+			const struct btf_member *m = f->common ? NULL : field_member(btf, raw->id, f);
+			int compat = m ? member_compat(btf, m, f) : -1;
 
-			f->core_static = !f->common && !field_member(btf, raw->id, f);
-			if (f->core_static)
+			f->core_static = !f->common && compat < 0;
+			f->core_enum = compat == FIELD_CORE_ENUM;
+			f->core_ptr = compat == FIELD_CORE_PTR;
+			if (f->core_static && warn)
 				diag_warning(ev->path, f->line, 0,
-					     "%s/%s: field '%s' has no member in struct trace_event_raw_%s: "
-					     "static offset %u", ev->sys, ev->name, f->name, cls, f->offset);
+					     "%s/%s: field '%s' has no member of its type in struct "
+					     "trace_event_raw_%s: static offset %u", ev->sys, ev->name, f->name, cls,
+					     f->offset);
 		}
 	}
 	free(x.raw);

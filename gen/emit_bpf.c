@@ -34,8 +34,13 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		sb_puts(sb, "(__u64)");
 	switch (v->src) {
 	case PV_CTX:
-		if (v->narrow)
-			sb_printf(sb, "(%s)", pvalue_ctype(v));
+		if (pr->ev->core_sys) {
+			/* CO-RE: through syscall_trace_enter/exit, typed as declared */
+			sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
+			break;
+		}
+		if (v->narrow || (pr->ev->core_class && v->field->core_ptr))
+			sb_printf(sb, "(%s)", pvalue_ctype(v));	/* core_ptr: a void * in the CO-RE struct */
 		sb_printf(sb, "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:
@@ -117,8 +122,12 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		break;
 	case PV_USTR:
 		/* a syscall's argument: the string is in the caller's memory */
-		sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)(unsigned long)ctx->%s);\n",
-			  indent, dst, dst, v->field->cname);
+		if (pr->ev->core_sys)
+			sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), %s__get_%s(ctx));\n", indent, dst,
+				  dst, pr->ev->struct_name, v->field->cname);
+		else
+			sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)(unsigned long)ctx->%s);\n",
+				  indent, dst, dst, v->field->cname);
 		break;
 	case PV_RAW:
 		if (!v->str_ptr)

@@ -85,10 +85,17 @@ static void put_spelling(struct strbuf *out, const struct tp_field *f)
 	}
 }
 
+/* --core: an enum field is an anonymous enum of its size and sign, which libbpf matches with the kernel's */
+static const char *const core_enums[2][5] = {
+	{ NULL, "__tpgen_enum_u8", "__tpgen_enum_u16", NULL, "__tpgen_enum_u32" },
+	{ NULL, "__tpgen_enum_s8", "__tpgen_enum_s16", NULL, "__tpgen_enum_s32" },
+};
+
 /* "\t__u32 __data_loc_filename" (no ';'), as the field is declared. */
-static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
+static void put_decl(struct strbuf *out, const struct tp_field *f, bool last, bool core)
 {
-	const char *ct = f->ctype;
+	const char *ct = !core ? f->ctype : f->core_enum ? core_enums[f->is_signed][f->size] :
+			 f->core_ptr ? "void *" : f->ctype;
 	size_t n = strlen(ct);
 
 	sb_putc(out, '\t');
@@ -102,11 +109,11 @@ static void put_decl(struct strbuf *out, const struct tp_field *f, bool last)
 		sb_puts(out, f->suffix);
 }
 
-static void emit_member(struct strbuf *out, const struct tp_field *f, bool last)
+static void emit_member(struct strbuf *out, const struct tp_field *f, bool last, bool core)
 {
 	size_t start = out->len;
 
-	put_decl(out, f, last);
+	put_decl(out, f, last, core);
 	sb_putc(out, ';');
 	sb_tab_to(out, start, COMMENT_COL);
 	sb_add(out, "/* ", 3);
@@ -203,6 +210,7 @@ static const char *entry_member(const struct tp_field *f)
 
 static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
 {
+	unsigned int end, align = 1;
 	int i;
 
 	sb_puts(out, "/* The common header of event records (the kernel's struct trace_entry) */\n");
@@ -234,7 +242,19 @@ static void emit_common(struct strbuf *out, const struct common_hdr *h, int idx)
 		put_spelling(out, f);
 		sb_add(out, " */\n", 4);
 	}
-	sb_add(out, "};\n#endif\n", 10);
+	/*
+	 * A header whose end is not a multiple of its alignment (10 bytes on RT
+	 * kernels, whose records start at 12): packed, so that no tail padding
+	 * moves the fields after it; the record's own pad says where they are.
+	 */
+	end = h->ev->fields[h->nr - 1].offset + h->ev->fields[h->nr - 1].size;
+	for (i = 0; i < h->nr; i++)
+		if (ctype_align(&h->ev->fields[i]) > align)
+			align = ctype_align(&h->ev->fields[i]);
+	sb_add(out, "}", 1);
+	if (end % align)
+		sb_puts(out, " __attribute__((packed))");
+	sb_puts(out, ";\n#endif\n");
 	for (i = 0; i < h->nr; i++) {
 		const struct tp_field *f = &h->ev->fields[i];
 
@@ -299,7 +319,7 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncomm
 		if (ev->core_class && f->core_static) {
 			emit_pad(out, f->offset, f->size);	/* read by a static accessor */
 		} else {
-			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields);
+			emit_member(out, f, i + 1 == (unsigned int)ev->nr_fields, ev->core_class != NULL);
 		}
 		pos = f->offset + f->size;
 	}
@@ -369,6 +389,9 @@ static void emit_comment(struct strbuf *out, const struct tp_event *ev)
 		sb_printf(out, ": struct %s, %s", ev->struct_name, ev->rename_reason);
 	if (ev->core_class)
 		sb_printf(out, "; CO-RE: struct trace_event_raw_%s", ev->core_class);
+	else if (ev->core_sys)
+		sb_printf(out, "; CO-RE: struct syscall_trace_%s, read with the __get_ accessors",
+			  ev->core_sys == CORE_SYS_ENTER ? "enter" : "exit");
 	else if (ev->core_why)
 		sb_printf(out, "; static layout, not CO-RE: %s", ev->core_why);
 	sb_add(out, " */\n", 4);
@@ -458,10 +481,19 @@ struct plan {
 	int ncommon;		/* leading fields in 'ent' */
 	int hdr;		/* which common header */
 	bool class_first;	/* --core: the first event of its class prints the class struct */
+	bool sys_first;		/* --core: the first sys_enter_ (sys_exit_) event prints its struct */
 };
 
 static void emit_event(struct strbuf *out, const struct tp_event *ev, const struct plan *p)
 {
+	if (p->sys_first) {
+		struct strbuf entry;
+
+		sb_init(&entry);
+		put_entry_name(&entry, p->hdr);
+		ctx_emit_sys_struct(out, ev, p->ncommon, entry.buf);
+		sb_free(&entry);
+	}
 	if (!ev->core_class) {
 		put_guard(out, "CTX_", ev->struct_name);
 		emit_comment(out, ev);
@@ -542,7 +574,7 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 	struct common_hdr *hdrs = NULL;
 	int i, mid, nr_hdrs = 0, err = 0;
 	struct emit_job job[2];
-	bool any_core = false, threaded = false;
+	bool any_core = false, threaded = false, sys_seen[3] = {};
 	struct strbuf tail;
 	pthread_t th;
 
@@ -551,8 +583,10 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 
 		if (selected && !selected[i])
 			continue;
-		any_core |= ev->core_class != NULL;
+		any_core |= ev->core_class != NULL || ev->core_sys;
 		plan[i].ncommon = common_len(ev);
+		plan[i].sys_first = ev->core_sys && !sys_seen[ev->core_sys];
+		sys_seen[ev->core_sys] = true;
 		err = check_members(ev, plan[i].ncommon);
 		if (err)
 			goto out;

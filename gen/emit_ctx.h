@@ -14,6 +14,9 @@ extern const char ctx_core_prelude[];
 /* emit_ctx_access.c: the accessor macros of one event's arrays and __data_loc fields */
 void ctx_emit_accessors(struct strbuf *out, const struct tp_event *ev);
 
+/* emit_ctx_sys.c: --core, the struct syscall_trace_enter/exit flavor ev is read through */
+void ctx_emit_sys_struct(struct strbuf *out, const struct tp_event *ev, int ncommon, const char *entry);
+
 /* emit_ctx.c: a field's member, "__data_loc_filename" for __data_loc field filename */
 void ctx_put_member_name(struct strbuf *out, const struct tp_field *f);
 

@@ -92,6 +92,29 @@ static void emit_static_accessor(struct strbuf *out, const struct tp_event *ev, 
 		sb_printf(out, "(*(const %s *)__tpgen_at(%s, ctx, %u))\n", f->ctype, ev->struct_name, f->offset);
 }
 
+/*
+ * --core, syscalls/: each field read through struct syscall_trace_enter or
+ * _exit, typed as the syscall declares it: kill's pid_t pid is
+ * sys_enter_kill_ctx__get_pid(ctx), ((__s32)__tpgen_sys_arg(ctx, 0)).
+ */
+static void emit_sys_accessor(struct strbuf *out, const struct tp_event *ev, const struct tp_field *f)
+{
+	put_accessor(out, ev, "get", f, "(ctx)");
+	sb_add(out, "((", 2);
+	sb_puts(out, sys_arg_ctype(f));
+	sb_putc(out, ')');
+	if (f->core_sys_arg == CORE_SYS_NR) {
+		sb_puts(out, ev->core_sys == CORE_SYS_ENTER ? "__tpgen_sys_enter_nr(ctx))\n" :
+							      "__tpgen_sys_exit_nr(ctx))\n");
+	} else if (f->core_sys_arg == CORE_SYS_RET) {
+		sb_puts(out, "__tpgen_sys_ret(ctx))\n");
+	} else {
+		sb_puts(out, "__tpgen_sys_arg(ctx, ");
+		sb_putu(out, f->core_sys_arg);
+		sb_add(out, "))\n", 3);
+	}
+}
+
 void ctx_emit_accessors(struct strbuf *out, const struct tp_event *ev)
 {
 	int j;
@@ -99,7 +122,9 @@ void ctx_emit_accessors(struct strbuf *out, const struct tp_event *ev)
 	for (j = 0; j < ev->nr_fields; j++) {
 		const struct tp_field *f = &ev->fields[j];
 
-		if (ev->core_class && f->core_static)
+		if (ev->core_sys && !f->common)
+			emit_sys_accessor(out, ev, f);
+		else if (ev->core_class && f->core_static)
 			emit_static_accessor(out, ev, f);
 		else if (f->kind == FIELD_DATA_LOC || f->kind == FIELD_REL_LOC)
 			emit_loc_accessors(out, ev, f);

@@ -271,13 +271,17 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 	}
 }
 
-/* Every record field the program reads, where this build reads it: the loader checks them. */
+/*
+ * Every record field the program reads at a fixed offset, where this build
+ * reads it: the loader checks them. CO-RE reads (events with a class struct
+ * or syscall_trace_enter/exit) are libbpf's to relocate: they may differ.
+ */
 void emit_layout(struct strbuf *sb, const struct prog *p)
 {
 	for (int i = 0; i < p->evs->nr; i++) {
 		const struct tp_event *ev = &p->evs->ev[i];
 
-		if (!p->ctx_sel[i])
+		if (!p->ctx_sel[i] || ev->core_class || ev->core_sys)
 			continue;
 		for (int f = 0; f < ev->nr_fields; f++) {
 			const struct tp_field *fd = &ev->fields[f];

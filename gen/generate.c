@@ -29,6 +29,8 @@ static void usage(FILE *f)
 		"      --templates DIR   read templates from DIR first (default: the built-in ones)\n"
 		"  -M, --depfile FILE    write a make/ninja depfile naming every input read\n"
 		"      --check           write nothing; exit 1 if the pairs on disk are stale\n"
+		"      --static-layout   read records at the offsets of these inputs, checked at start-up\n"
+		"                        (default: CO-RE, relocated by libbpf to the running kernel)\n"
 		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
 		"      --btf FILE        read BTF from FILE (raw BTF or ELF with .BTF)\n"
 		"      --kernel DIR      a 'tpgen snapshot' directory (events/, vmlinux, release)\n"
@@ -52,10 +54,35 @@ static bool needs_raw(const struct spec *s)
 	return false;
 }
 
+/*
+ * CO-RE by default: the records of events BTF describes (trace_event_raw_<class>,
+ * syscall_trace_enter/exit) are read through relocatable structs. The others
+ * keep the static layout, which the loader checks at start-up (emit_layout()),
+ * as does an event with a field its class struct lacks. Without BTF, or with
+ * --static-layout, every event is static.
+ */
+static void core_select(struct prog *p, bool static_layout)
+{
+	int i;
+
+	if (p->btf && !static_layout)
+		tp_events_core(p->evs, p->ctx_sel, p->btf, false);
+	for (i = 0; i < p->evs->nr; i++) {
+		struct tp_event *ev = &p->evs->ev[i];
+
+		if (!static_layout && p->btf && p->ctx_sel[i] && tp_event_core(ev))
+			continue;
+		free(ev->core_class);
+		ev->core_class = NULL;
+		ev->core_sys = CORE_SYS_NONE;
+	}
+}
+
 struct gen_ctx {
 	struct inputs in;
 	const char *outdir;
 	const char *tmpl_dir;
+	bool static_layout;	/* --static-layout: no CO-RE, every field checked at start-up */
 	struct raw_tps raws;
 	bool raws_loaded;
 	struct kmods kmods;		/* loaded modules' BTF, which module tracepoints point into */
@@ -132,8 +159,10 @@ static int generate(struct gen_ctx *g, const char *path)
 	err = prog_resolve(&p);
 	if (err)
 		goto out;
-	if (p.any_ctx)
+	if (p.any_ctx) {
 		tp_events_name(p.evs, p.ctx_sel, p.btf);
+		core_select(&p, g->static_layout || spec->static_layout);
+	}
 
 	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	{
@@ -210,6 +239,7 @@ int cmd_generate(int argc, char **argv)
 		{ "templates",	required_argument,	NULL, 't' },
 		{ "depfile",	required_argument,	NULL, 'M' },
 		{ "check",	no_argument,		NULL, 'C' },
+		{ "static-layout", no_argument,		NULL, 'S' },
 		{ "help",	no_argument,		NULL, 'h' },
 		INPUT_LONG_OPTIONS,
 		{ 0 }
@@ -238,6 +268,9 @@ int cmd_generate(int argc, char **argv)
 			break;
 		case 'C':
 			g.out.check = true;
+			break;
+		case 'S':
+			g.static_layout = true;
 			break;
 		case 'h':
 			usage(stdout);

@@ -81,7 +81,7 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 		return err;
 	tp_events_name(&in->evs, sel, in->btf);
 	if (core) {
-		int n = tp_events_core(&in->evs, sel, in->btf);
+		int n = tp_events_core(&in->evs, sel, in->btf, true);
 
 		if (n)
 			diag_warning(NULL, 0, 0, "%d event%s no trace_event_raw_<class> in BTF and keep%s the "

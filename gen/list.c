@@ -37,6 +37,8 @@ static void usage(FILE *f)
 		"Usage: tpgen list [OPTIONS] [PATTERN...]\n"
 		"List tracepoint events with their fields, struct names and raw arguments.\n\n"
 		"  -j, --json            one JSON document\n"
+		"      --core-stats      per system: events tpgen SPEC reads with CO-RE, and those\n"
+		"                        whose static layout the loader checks at start-up\n"
 		"      --tracefs DIR     read format files from DIR\n"
 		"      --btf FILE        read BTF from FILE\n"
 		"      --kernel DIR      a 'tpgen snapshot' directory\n"
@@ -189,6 +191,7 @@ int cmd_list(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json",	no_argument,	NULL, 'j' },
+		{ "core-stats",	no_argument,	NULL, 'c' },
 		{ "help",	no_argument,	NULL, 'h' },
 		INPUT_LONG_OPTIONS,
 		{ 0 }
@@ -196,7 +199,7 @@ int cmd_list(int argc, char **argv)
 	struct inputs in = {};
 	struct raw_tps r = {};
 	struct kmods km = {};
-	bool json = false, *sel = NULL, *used = NULL, first = true;
+	bool json = false, stats = false, *sel = NULL, *used = NULL, first = true;
 	struct strbuf sb;
 	int opt, err, i, npats;
 	char **pats;
@@ -210,6 +213,9 @@ int cmd_list(int argc, char **argv)
 		switch (opt) {
 		case 'j':
 			json = true;
+			break;
+		case 'c':
+			stats = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -232,6 +238,13 @@ int cmd_list(int argc, char **argv)
 	err = inputs_load_btf(&in, false);
 	if (err)
 		goto out;
+	if (stats) {
+		sb_init(&sb);
+		core_stats(&sb, &in.evs, sel, in.btf, json);
+		err = write_output(NULL, &sb);
+		sb_free(&sb);
+		goto out;
+	}
 	if (in.btf) {
 		err = rawtp_load(&r, in.btf);
 		if (!err)

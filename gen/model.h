@@ -42,9 +42,25 @@ struct tp_field {
 	unsigned int elem_size;	/* arrays, flex and dynamic arrays */
 	char *elem_ctype;
 	bool is_string;		/* char arrays, __data_loc char[] */
-	bool core_static;	/* --core: no member in the BTF class struct, fixed offset */
+	bool core_static;	/* --core: no member (of its type) in the BTF class struct, fixed offset */
+	bool core_enum;		/* --core: an enum in BTF, declared as an anonymous enum of its size */
+	bool core_ptr;		/* --core: a pointer in BTF (a typedef's), declared as void * */
+	int core_sys_arg;	/* --core, syscalls/: args[i] of struct syscall_trace_enter, or SYS_* */
 	int line;		/* line in the format file, for diagnostics */
 };
+
+/* --core: syscalls/ records as the kernel's struct syscall_trace_enter and _exit */
+enum core_sys {
+	CORE_SYS_NONE,
+	CORE_SYS_ENTER,		/* ent; int nr; unsigned long args[] */
+	CORE_SYS_EXIT,		/* ent; int nr; long ret */
+};
+
+/* tp_field.core_sys_arg of a field that is not args[i] */
+#define CORE_SYS_NR	(-1)	/* __syscall_nr: nr */
+#define CORE_SYS_RET	(-2)	/* ret: ret */
+#define FIELD_CORE_ENUM	1	/* core.c: a member libbpf matches through an anonymous enum */
+#define FIELD_CORE_PTR	2	/* core.c: an integer in the format file, a pointer in BTF */
 
 struct tp_event {
 	char *sys;		/* "sched" */
@@ -62,6 +78,7 @@ struct tp_event {
 	bool loaded;		/* its format file was read (tracefs_read()) */
 	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
 	const char *core_why;	/* --core: why there is no class (static layout), or NULL */
+	enum core_sys core_sys;	/* --core: a syscalls/ record read through syscall_trace_enter/exit */
 };
 
 /*
@@ -78,6 +95,7 @@ struct tp_events {
 };
 
 struct btf;
+struct strbuf;
 
 /* gen/tracefs.c */
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
@@ -108,8 +126,27 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
  * BTF that describes its record (by name, else through the __bpf_trace_<class>
  * function whose prototype is the event's), and which fields it lacks.
  * Returns the number of events without a class (core_why says why); warns
- * for each field kept static.
+ * for each field kept static when asked to.
  */
-int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf);
+int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf *btf, bool warn);
+/*
+ * What tpgen SPEC reads with CO-RE: a syscalls/ record, or a class struct
+ * with every field of the event; the rest keep the static layout.
+ */
+bool tp_event_core(const struct tp_event *ev);
+/* gen/core_stats.c: tpgen list --core-stats, events per system by how they are read */
+void core_stats(struct strbuf *sb, struct tp_events *evs, const bool *sel, const struct btf *btf, bool json);
+
+/*
+ * gen/core_sys.c: a syscalls/ event read through the kernel's struct
+ * syscall_trace_enter/exit (sets core_sys and core_sys_arg), or why not.
+ */
+bool core_sys_match(const struct btf *btf, struct tp_event *ev, const char **why);
+/* Where a core_sys record has nr and args[] (ret): false when no struct can say it. */
+bool core_sys_layout(const struct tp_event *ev, unsigned int *nr_off, unsigned int *args_off);
+/* A syscall argument's declared width and sign ("pid_t": 4, signed), if tpgen knows the type. */
+bool sys_arg_type(const struct tp_field *f, unsigned int *size, bool *is_signed);
+/* The C type a syscall argument is read as: "__s32" for int, else the field's ctype. */
+const char *sys_arg_ctype(const struct tp_field *f);
 
 #endif /* __TPGEN_MODEL_H */

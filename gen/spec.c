@@ -349,9 +349,26 @@ static int load_latency(struct loader *ld, yaml_node_t *map, struct spec_latency
 	return 0;
 }
 
+/* layout: core (the default: CO-RE reads) or static (the offsets of the inputs, checked at start-up) */
+static int get_layout(struct loader *ld, yaml_node_t *node, bool *is_static)
+{
+	struct spec_str s = {};
+	int err;
+
+	err = get_str(ld, node, "layout", &s);
+	if (err)
+		return err;
+	if (!strcmp(s.s, "static"))
+		*is_static = true;
+	else if (strcmp(s.s, "core"))
+		err = node_error(ld, node, "unknown layout '%s': use core (CO-RE, the default) or static", s.s);
+	free(s.s);
+	return err;
+}
+
 static int load_root(struct loader *ld, yaml_node_t *root)
 {
-	static const char *const keys[] = { "tool", "description", "attach", "events", "latency" };
+	static const char *const keys[] = { "tool", "description", "attach", "layout", "events", "latency" };
 	struct spec *s = ld->spec;
 	yaml_node_t *val, *events = NULL, *lats = NULL;
 	yaml_node_item_t *it;
@@ -374,6 +391,8 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 			err = get_str(ld, val, "description", &s->description);
 		else if (!strcmp(key, "attach"))
 			err = get_attach(ld, val, &s->attach, &s->attach_loc);
+		else if (!strcmp(key, "layout"))
+			err = get_layout(ld, val, &s->static_layout);
 		else if (!strcmp(key, "events"))
 			events = val;
 		else if (!strcmp(key, "latency"))

@@ -141,6 +141,7 @@ struct spec {
 	struct spec_str description;
 	enum attach_kind attach;	/* default for every probe */
 	struct spec_loc attach_loc;
+	bool static_layout;		/* layout: static (--static-layout for this spec) */
 	struct spec_probe *events;
 	int nr_events;
 	struct spec_latency *lats;

@@ -320,37 +320,12 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 /*
  * syscalls/ events keep each argument in 8 bytes (unsigned, as the kernel's
  * unsigned long args[]); the argument's declared type says its width and
- * sign, so that 'pid == -1' on kill's pid_t means what it says. uid_t and
- * gid_t are taken as signed: (uid_t)-1 is the "unchanged" of setresuid(),
- * and shows as -1, as strace shows it.
+ * sign (core_sys.c), so that 'pid == -1' on kill's pid_t means what it says.
  */
 void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
 {
-	static const struct {
-		const char *type;
-		unsigned int size;
-		bool is_signed;
-	} types[] = {
-		{ "int", 4, true }, { "pid_t", 4, true }, { "key_serial_t", 4, true },
-		{ "clockid_t", 4, true }, { "mqd_t", 4, true }, { "timer_t", 4, true },
-		{ "rwf_t", 4, true }, { "key_t", 4, true }, { "uid_t", 4, true }, { "gid_t", 4, true },
-		{ "unsigned int", 4, false },
-		{ "unsigned", 4, false },
-		{ "qid_t", 4, false }, { "u32", 4, false }, { "__u32", 4, false },
-		{ "umode_t", 2, false }, { "unsigned short", 2, false }, { "short", 2, true },
-		{ "long", 8, true }, { "off_t", 8, true }, { "loff_t", 8, true }, { "time_t", 8, true },
-		{ "ssize_t", 8, true }, { "long long", 8, true },
-	};
-
-	if (f->size != 8)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(types); i++)
-		if (!strcmp(f->type, types[i].type)) {
-			v->size = types[i].size;
-			v->is_signed = types[i].is_signed;
-			v->narrow = v->size < 8;
-			return;
-		}
+	if (sys_arg_type(f, &v->size, &v->is_signed))
+		v->narrow = v->size < 8;
 }
 
 static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, size_t off)

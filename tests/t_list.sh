@@ -4,6 +4,26 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"
 fx=tests/fixtures/events
+
+# --core-stats: per system, events read with CO-RE (class struct, syscall record) and static ones
+clang -g -O2 -target bpf -c tests/spec/btf/sched.c -o "$T/sched.btf.o" || fail "compiling tests/spec/btf/sched.c"
+"$TPGEN" list --core-stats --tracefs tests/spec/events --btf "$T/sched.btf.o" > "$T/stats.txt" ||
+	fail "list --core-stats"
+printf '%-24s %7s %7s %7s %7s\n' SYSTEM EVENTS CLASS SYSCALL STATIC sched 3 2 0 1 total 3 2 0 1 > "$T/want.txt"
+diff -u "$T/want.txt" "$T/stats.txt" || fail "list --core-stats differs"
+"$TPGEN" list --core-stats --json --tracefs tests/spec/events --btf "$T/sched.btf.o" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["systems"] == [{"system": "sched", "events": 3, "core_class": 2, "core_syscall": 0, "static": 1}], d
+assert (d["events"], d["core_class"], d["core_syscall"], d["static"]) == (3, 2, 0, 1), d' ||
+	fail "list --core-stats --json"
+if [ -r /sys/kernel/btf/vmlinux ] && [ -d /sys/kernel/tracing/events/syscalls ]; then
+	"$TPGEN" list --core-stats syscalls > "$T/stats.txt" || fail "list --core-stats syscalls"
+	read -r sys n cls sc st < <(grep '^syscalls ' "$T/stats.txt")
+	[ "$n" -gt 0 ] && [ "$sc" = "$n" ] && [ "$cls" = 0 ] && [ "$st" = 0 ] ||
+		fail "not every syscalls/ event is read through syscall_trace_enter/exit: $(cat "$T/stats.txt")"
+	echo "live: $n syscalls/ events, all CO-RE"
+fi
 "$TPGEN" list --tracefs $fx 'sched/sched_switch' > "$T/list.txt" || fail "tpgen list failed"
 cat > "$T/want.txt" <<'W'
 sched/sched_switch (id 372): struct sched_switch_ctx, 64 bytes

@@ -1,12 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Generated pairs are byte-identical across runs; specs/sched.yaml against the
-# committed format files in tests/spec/events gives exactly tests/golden/sched/.
-# TPGEN_UPDATE_GOLDEN=1 rewrites the golden files.
+# committed format files in tests/spec/events and the BTF of tests/spec/btf/sched.c
+# gives exactly tests/golden/sched/: CO-RE reads of sched_switch and
+# sched_process_exec, whose records BTF describes, and a start-up check of
+# sched_wakeup's, which it does not. With --static-layout, every field read is
+# checked. TPGEN_UPDATE_GOLDEN=1 rewrites the golden files.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
+clang -g -O2 -target bpf -c tests/spec/btf/sched.c -o "$T/sched.btf.o" || fail "compiling tests/spec/btf/sched.c"
 
-gen() { "$TPGEN" --tracefs tests/spec/events -o "$1" specs/sched.yaml || fail "tpgen specs/sched.yaml"; }
+gen() { "$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" -o "$1" specs/sched.yaml "${@:2}" ||
+	fail "tpgen specs/sched.yaml"; }
 gen "$T/a"
 gen "$T/b"
 diff -r "$T/a" "$T/b" || fail "two runs differ"
@@ -33,11 +38,31 @@ fi
 # --templates DIR: files there replace the built-in ones, the rest stay
 mkdir "$T/tmpl"
 printf '# custom {{TOOL}}\n' > "$T/tmpl/Makefile"
-"$TPGEN" --tracefs tests/spec/events --templates "$T/tmpl" -o "$T/c" specs/sched.yaml || fail "--templates"
+gen "$T/c" --templates "$T/tmpl"
 [ "$(cat "$T/c/schedsnoop/Makefile")" = "# custom schedsnoop" ] || fail "--templates Makefile not used"
 cmp -s "$T/c/schedsnoop/schedsnoop.bpf.c" "$T/a/schedsnoop/schedsnoop.bpf.c" || fail "--templates changed other files"
 printf '{{NO_SUCH}}\n' > "$T/tmpl/Makefile"
-"$TPGEN" --tracefs tests/spec/events --templates "$T/tmpl" -o "$T/d" specs/sched.yaml 2>"$T/err" &&
+"$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" --templates "$T/tmpl" -o "$T/d" specs/sched.yaml \
+	2>"$T/err" &&
 	fail "unknown template variable accepted"
 grep -q "unknown variable {{NO_SUCH}}" "$T/err" || fail "template error: $(cat "$T/err")"
+
+# the golden's layout check: sched_wakeup's pid only (CO-RE reads are relocated, not checked)
+layout() { sed -n '/^} layout\[\] = {$/,/^};$/p' "$1/schedsnoop/schedsnoop.c" | grep -o '{ "[^}]*}' | tr '\n' ' '; }
+[ "$(layout "$T/a")" = '{ "sched/sched_wakeup", "pid", 24, 4, true } ' ] ||
+	fail "the CO-RE pair checks: $(layout "$T/a")"
+grep -q 'CO-RE: struct trace_event_raw_sched_switch' "$T/a/schedsnoop/schedsnoop.ctx.h" || fail "sched_switch is not CO-RE"
+# --static-layout: no CO-RE struct, every field read checked
+gen "$T/s" --static-layout
+grep -q '__tpgen_core' "$T/s/schedsnoop/schedsnoop.ctx.h" && fail "--static-layout made CO-RE structs"
+want='{ "sched/sched_process_exec", "filename", 8, 4, false } { "sched/sched_process_exec", "pid", 12, 4, true } '
+want+='{ "sched/sched_process_exec", "old_pid", 16, 4, true } { "sched/sched_switch", "next_comm", 40, 16, false } '
+want+='{ "sched/sched_switch", "next_pid", 56, 4, true } { "sched/sched_wakeup", "pid", 24, 4, true } '
+[ "$(layout "$T/s")" = "$want" ] || fail "--static-layout checks: $(layout "$T/s")"
+# the spec's own 'layout: static' is --static-layout
+mkdir "$T/spec"
+sed 's/^tool: .*/&\nlayout: static/' specs/sched.yaml > "$T/spec/sched.yaml"
+grep -q '^layout: static$' "$T/spec/sched.yaml" || fail "no layout: static in the copy"
+"$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" -o "$T/k" "$T/spec/sched.yaml" || fail "layout: static"
+diff -r "$T/s" "$T/k" || fail "layout: static differs from --static-layout"
 echo ok

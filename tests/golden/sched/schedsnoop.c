@@ -701,11 +701,6 @@ static const struct field_layout {
 	unsigned int offset, size;
 	bool is_signed;
 } layout[] = {
-	{ "sched/sched_process_exec", "filename", 8, 4, false },
-	{ "sched/sched_process_exec", "pid", 12, 4, true },
-	{ "sched/sched_process_exec", "old_pid", 16, 4, true },
-	{ "sched/sched_switch", "next_comm", 40, 16, false },
-	{ "sched/sched_switch", "next_pid", 56, 4, true },
 	{ "sched/sched_wakeup", "pid", 24, 4, true },
 };
 

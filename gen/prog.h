@@ -23,6 +23,7 @@ enum pvalue_kind {
 	PV_INT,			/* integers and enums */
 	PV_PTR,			/* a kernel address, printed in hex */
 	PV_STR,			/* char array, __data_loc char[], char pointer, comm */
+	PV_BYTES,		/* a byte array of the record (__u8 saddr[4]): printed, or a key */
 };
 
 enum pvalue_src {
@@ -51,7 +52,7 @@ struct pvalue {
 	char *cname;		/* the member in records and keys: "next_comm", "prev_pid" */
 	enum pvalue_kind kind;
 	enum pvalue_src src;
-	unsigned int size;	/* PV_INT: bytes; PV_STR: the array's size, 0 when dynamic */
+	unsigned int size;	/* PV_INT, PV_BYTES: bytes; PV_STR: the array's size, 0 when dynamic */
 	bool is_signed;
 	const struct tp_field *field;	/* PV_CTX, PV_USTR */
 	char *arg;		/* PV_RAW: the argument, "prev" */
@@ -73,6 +74,7 @@ struct pitem {
 	char *label;		/* the column: the label, or the value as written */
 	char *cname;		/* the C member */
 	int val;		/* index into the probe's vals */
+	const struct decode *dec;	/* how it is shown (gen/decode.h), NULL: as a number */
 };
 
 struct pitems {
@@ -162,6 +164,7 @@ struct pprobe {
 };
 
 struct nametab;
+struct decodes;
 
 struct prog {
 	struct spec *spec;
@@ -177,6 +180,10 @@ struct prog {
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
 	bool any_str_print, any_lat;
+	bool any_names;		/* a column is shown by name: the loader links tpgen_names.c */
+	const char *kernel_dir;	/* --kernel DIR: its syscalls table */
+	bool live;		/* the running kernel's inputs: its syscall table can be read */
+	struct decodes *decodes;	/* how columns are shown (gen/decode.c) */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
@@ -220,6 +227,7 @@ struct resolver {
 	struct pprobe *pr;
 	const struct spec_str *src;	/* the scalar naming the value */
 	const char *what;		/* "filter", "print", ... */
+	bool bytes_ok;			/* a byte array may be named: a print item or a key */
 };
 
 /* The value 'name' of the probe (added once), its index, -ENOENT, or -EINVAL (reported). */

@@ -157,6 +157,12 @@ static struct decode *add(struct prog *p, const char *key, enum decode_kind kind
 
 	dc->kind = kind;
 	dc->ident = prog_ident(p, base);
+	if (kind == DECODE_SYMBOLIC || kind == DECODE_FLAGS || kind == DECODE_SYSCALL) {
+		char *t = xasprintf("%s_names", base);
+
+		dc->table = prog_ident(p, t);
+		free(t);
+	}
 	d->v = xrealloc(d->v, (d->nr + 1) * sizeof(*d->v));
 	d->keys = xrealloc(d->keys, (d->nr + 1) * sizeof(*d->keys));
 	d->v[d->nr] = dc;
@@ -438,6 +444,9 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 		sb_init(&sb);
 		pf_emit_c(&sb, t->expr, value_c_field, field);
 		dc->value_c = sb_steal(&sb);
+		base = xasprintf("%s_value", dc->ident);
+		dc->value_fn = prog_ident(p, base);
+		free(base);
 		free(field);
 	}
 	return dc;
@@ -497,6 +506,12 @@ mismatch:
 	return -EINVAL;
 }
 
+const struct decode *const *decodes_all(const struct prog *p, int *nr)
+{
+	*nr = p->decodes ? p->decodes->nr : 0;
+	return p->decodes ? (const struct decode *const *)p->decodes->v : NULL;
+}
+
 void decodes_free(struct prog *p)
 {
 	struct decodes *d = p->decodes;
@@ -510,6 +525,8 @@ void decodes_free(struct prog *p)
 			free(dc->syms[k].name);
 		free(dc->syms);
 		free(dc->ident);
+		free(dc->table);
+		free(dc->value_fn);
 		free(dc->source);
 		free(dc->sep);
 		free(dc->zero_name);

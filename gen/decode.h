@@ -34,7 +34,9 @@ struct decode_sym {
 
 struct decode {
 	enum decode_kind kind;
-	char *ident;		/* the loader's 'struct show' (and table) of it */
+	char *ident;		/* the loader's 'struct show' of it */
+	char *table;		/* its names (DECODE_SYMBOLIC, DECODE_FLAGS, DECODE_SYSCALL) */
+	char *value_fn;		/* with value_c: the function computing it */
 	char *source;		/* where the names come from, for a comment: "print fmt of irq/softirq_exit" */
 	struct decode_sym *syms;	/* DECODE_SYMBOLIC, DECODE_FLAGS: in the kernel's order */
 	int nr_syms;
@@ -65,5 +67,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const char *enum_name,
 		   int val, bool plain, const struct decode **out);
 void decodes_free(struct prog *p);
+/* Every way of showing the program uses, in the order they were made. */
+const struct decode *const *decodes_all(const struct prog *p, int *nr);
 
 #endif /* __TPGEN_DECODE_H */

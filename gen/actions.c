@@ -120,12 +120,13 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		const struct decode *dec = NULL;
 		struct spec_item inner;
 		char *enum_name = NULL;
+		size_t name_off = 0;
 		struct pitem *it;
 		char *cname;
 		int fn = -ENOENT;
 
 		if (shown) {
-			fn = decode_parse(r, src, &inner, &enum_name);
+			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
 			if (fn == -EINVAL)
 				return fn;
 			if (fn >= 0)
@@ -135,7 +136,8 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		err = item_value(r, src, str_ok, &val);
 		r->bytes_ok = false;
 		if (!err && shown)
-			err = decode_resolve(r, src, fn, enum_name, val, r->pr->vals[val].src != PV_EXPR, &dec);
+			err = decode_resolve(r, src, fn, enum_name, name_off, val,
+					     r->pr->vals[val].src != PV_EXPR, &dec);
 		free(enum_name);
 		if (fn >= 0)
 			free(inner.expr.s);

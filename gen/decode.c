@@ -85,7 +85,8 @@ static size_t closing(const char *s, size_t open, size_t *comma)
 	return 0;
 }
 
-int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_item *inner, char **enum_name)
+int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_item *inner, char **enum_name,
+		 size_t *name_off)
 {
 	const char *s = it->expr.s;
 	size_t b = strspn(s, " \t"), e, open, close, comma, n;
@@ -104,7 +105,13 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 	if (fn < 0)
 		return -ENOENT;
 	close = closing(s, open, &comma);
-	if (!close || s[close + 1 + strspn(s + close + 1, " \t")]) {
+	if (!close) {
+		spec_error(r->p->spec, &it->expr.loc, open, "%s( has no ')'%s", fn_names[fn],
+			   it->expr.loc.style == SPEC_PLAIN ? ": in a [flow, list] a comma ends the item; "
+			   "quote it (\"enum(x, tcp_state)\") or write one item per line" : "");
+		return -EINVAL;
+	}
+	if (s[close + 1 + strspn(s + close + 1, " \t")]) {
 		spec_error(r->p->spec, &it->expr.loc, b, "%s(...) shows a whole %s item: nothing may follow it",
 			   fn_names[fn], r->what);
 		return -EINVAL;
@@ -126,6 +133,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 			return -EINVAL;
 		}
 		*enum_name = xstrndup(s + nb, ne - nb);
+		*name_off = nb;
 	} else if (comma) {
 		spec_error(r->p->spec, &it->expr.loc, comma, "%s() takes one value", fn_names[fn]);
 		return -EINVAL;
@@ -272,6 +280,24 @@ static const struct decode *syscalls(struct resolver *r, const struct spec_loc *
 	return dc;
 }
 
+/* The first enum (anonymous ones too: the TCP states) with a constant 'name', or -ENOENT. */
+static int enum_of_constant(const struct btf *btf, const char *name)
+{
+	for (__u32 id = 1; id < btf__type_cnt(btf); id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		if (!btf_is_enum(t) && !btf_is_enum64(t))
+			continue;
+		for (int i = 0; i < btf_vlen(t); i++) {
+			__u32 off = btf_is_enum(t) ? btf_enum(t)[i].name_off : btf_enum64(t)[i].name_off;
+
+			if (!strcmp(btf__name_by_offset(btf, off), name))
+				return id;
+		}
+	}
+	return -ENOENT;
+}
+
 /* enum(x, NAME): the constants of the kernel's enum NAME, in its order. */
 static const struct decode *kernel_enum(struct resolver *r, const char *name, const struct spec_loc *loc,
 				     size_t off)
@@ -293,19 +319,22 @@ static const struct decode *kernel_enum(struct resolver *r, const char *name, co
 		id = btf__find_by_name_kind(btf, name, BTF_KIND_ENUM);
 		if (id < 0)
 			id = btf__find_by_name_kind(btf, name, BTF_KIND_ENUM64);
+		if (id < 0)
+			id = enum_of_constant(btf, name);
 	}
 	if (id < 0) {
-		spec_error(r->p->spec, loc, off, btf ? "the kernel's BTF has no enum '%s'" :
-			   "enum(): no kernel BTF to find enum '%s' in (--btf FILE)", name);
+		spec_error(r->p->spec, loc, off, btf ? "the kernel's BTF has no enum '%s', nor an enum with a "
+			   "constant '%s'" : "enum(): no kernel BTF to find enum '%s' in (--btf FILE)", name, name);
 		free(key);
 		return NULL;
 	}
 	t = btf__type_by_id(btf, id);
-	base = xasprintf("show_%s", name);
+	base = xasprintf("show_enum_%s", name);
 	dc = add(r->p, key, DECODE_SYMBOLIC, base);
 	free(base);
 	free(key);
-	dc->source = xasprintf("enum %s of the kernel's BTF", name);
+	dc->source = xasprintf(*btf__name_by_offset(btf, t->name_off) ? "enum %s of the kernel's BTF" :
+			       "the enum of %s in the kernel's BTF", name);
 	for (int i = 0; i < btf_vlen(t); i++) {
 		unsigned long long v;
 		const char *n;
@@ -455,7 +484,7 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 /* ---- a column ------------------------------------------------------------ */
 
 int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const char *enum_name,
-		   int val, bool plain, const struct decode **out)
+		   size_t name_off, int val, bool plain, const struct decode **out)
 {
 	const struct pvalue *v = &r->pr->vals[val];
 	const struct spec_loc *loc = &it->expr.loc;
@@ -493,7 +522,7 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 		*out = syscalls(r, loc, off);
 		break;
 	case DECODE_SYMBOLIC:
-		*out = kernel_enum(r, enum_name, loc, off);
+		*out = kernel_enum(r, enum_name, loc, name_off);
 		break;
 	}
 	return *out ? 0 : -EINVAL;

@@ -54,18 +54,19 @@ struct spec_item;
 /*
  * An item of print, count or by: "errno(ret)" and the like name how it is
  * shown; its value is what is inside, written into 'inner' with the call
- * blanked out (so that columns in errors stay right). Returns the function's
+ * blanked out (so that columns in errors stay right). enum(x, NAME) gives
+ * NAME (an enum's name, or a constant of an anonymous one) and its offset. Returns the function's
  * kind (>= 0), -ENOENT for a plain item, or -EINVAL (reported).
  */
 int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_item *inner,
-		 char **enum_name);
+		 char **enum_name, size_t *name_off);
 /*
  * How value 'val' of the probe is shown: 'fn' the function written (or -1,
  * then from the print fmt for a field written as it is, 'plain'). Sets *out
  * (NULL: as a number). Returns 0 or -EINVAL (reported).
  */
 int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const char *enum_name,
-		   int val, bool plain, const struct decode **out);
+		   size_t name_off, int val, bool plain, const struct decode **out);
 void decodes_free(struct prog *p);
 /* Every way of showing the program uses, in the order they were made. */
 const struct decode *const *decodes_all(const struct prog *p, int *nr);

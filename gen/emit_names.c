@@ -107,22 +107,26 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 			continue;
 		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec->kind == DECODE_FLAGS ? 256 : 64);
 	}
-	for (int i = 0; i < items->nr; i++) {
-		const struct pitem *it = &items->v[i];
-		const struct pvalue *v = &pr->vals[it->val];
+	/* declarations first: numbers with names, then ports and bytes */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < items->nr; i++) {
+			const struct pitem *it = &items->v[i];
+			const struct pvalue *v = &pr->vals[it->val];
+			bool named = it->dec && !show_is_bytes(it->dec) && it->dec->kind != DECODE_NTOHS;
 
-		if (!it->dec)
-			continue;
-		if (show_is_bytes(it->dec) || it->dec->kind == DECODE_NTOHS)
-			sb_printf(sb, "\t");
-		else
-			sb_printf(sb, "\tbool named_%s = ", it->cname);
-		if (show_is_bytes(it->dec))
-			sb_printf(sb, "show_bytes(&%s, &%s%s, sizeof(%s%s), n_%s, sizeof(n_%s));\n", it->dec->ident,
-				  obj, it->cname, obj, it->cname, it->cname, it->cname);
-		else
-			sb_printf(sb, "show_value(&%s, %s%s, %s, n_%s, sizeof(n_%s));\n", it->dec->ident, obj,
-				  it->cname, v->is_signed ? "true" : "false", it->cname, it->cname);
+			if (!it->dec || named != !pass)
+				continue;
+			if (named)
+				sb_printf(sb, "\tbool named_%s = ", it->cname);
+			else
+				sb_putc(sb, '\t');
+			if (show_is_bytes(it->dec))
+				sb_printf(sb, "show_bytes(&%s, %s%s, sizeof(%s%s), n_%s, sizeof(n_%s));\n",
+					  it->dec->ident, obj, it->cname, obj, it->cname, it->cname, it->cname);
+			else
+				sb_printf(sb, "show_value(&%s, %s%s, %s, n_%s, sizeof(n_%s));\n", it->dec->ident,
+					  obj, it->cname, v->is_signed ? "true" : "false", it->cname, it->cname);
+		}
 	}
 }
 

@@ -623,8 +623,8 @@ int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type
 		return id;
 	v = &r->pr->vals[id];
 	if (v->kind == PV_BYTES && !r->bytes_ok) {
-		spec_error(r->p->spec, &r->src->loc, off, "'%s' is %u bytes: it can be printed or counted by "
-			   "(ipv4(%s), ipv6(%s)), not used in a %s", name, v->size, name, name, r->what);
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is %u bytes: only print items and keys can use "
+			   "it, as it is or as ipv4(%s)/ipv6(%s) (here: %s)", name, v->size, name, name, r->what);
 		return -EINVAL;
 	}
 	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;

@@ -542,16 +542,18 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if NAMES}}
 
 	if (c->show) {
+		/* an address: bytes, or a __be32 as it sits in memory */
+		bool bytes = c->show->kind == SHOW_IPV4 || c->show->kind == SHOW_IPV6 || c->show->kind == SHOW_HEX;
 		char buf[256];
 		bool named = true;
 
-		if (c->kind == COL_BYTES)
+		if (bytes)
 			show_bytes(c->show, key + c->off, c->size, buf, sizeof(buf));
 		else
 			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
 		if (!env.json)
 			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
-		else if (c->kind == COL_BYTES)
+		else if (bytes)
 			print_json_str(buf);
 		else if (c->show->kind == SHOW_NTOHS)
 			printf("%s", buf);

@@ -101,6 +101,8 @@ pid=$text_pid
 stop tcpstates4
 grep -Eq " 127\\.0\\.0\\.1 +[0-9]+ 127\\.0\\.0\\.1 +$port TCP_SYN_SENT +TCP_ESTABLISHED\$" "$T/text.out" ||
 	{ cat "$T/text.out"; fail "text: no 127.0.0.1 line to port $port, SYN_SENT -> ESTABLISHED"; }
-expect tcpenum '"old":2,"old_name":"TCP_SYN_SENT","new":1,"new_name":"TCP_ESTABLISHED","sig":2,"sig_name":"SIGINT"\}' \
-	"SYN_SENT -> ESTABLISHED named by enum(), 2 by signal()"
+expect tcpenum '"old":2,"old_name":"TCP_SYN_SENT","new":1,"new_name":"TCP_ESTABLISHED","sig":2,"sig_name":"SIGINT","lo":"127.0.0.1"\}' \
+	"SYN_SENT -> ESTABLISHED named by enum(), 2 by signal(), a __be32 by ipv4()"
+expect tcpenum '"counts":"sock/inet_sock_set_state","new":1,"new_name":"TCP_ESTABLISHED","lo":"127.0.0.1","count":[1-9]' \
+	"keys shown by enum() and ipv4()"
 echo "ok: names and addresses of port $port"

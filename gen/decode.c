@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/btf.h>
 
 #include "decode.h"
@@ -213,10 +214,16 @@ static const struct decode *simple(struct prog *p, enum decode_kind kind)
 	return dc;
 }
 
-/* The running kernel's syscall table, or the snapshot's (DIR/syscalls). */
+/*
+ * The running kernel's syscall table, or the snapshot's (DIR/syscalls).
+ * Where there is none to read (not root, a snapshot without one), the
+ * numbers are shown: -ENOENT after one warning. A table that is there but
+ * bad is an error (-EINVAL).
+ */
 static int load_syscalls(struct resolver *r, const struct spec_loc *loc, size_t off)
 {
 	struct decodes *d = state(r->p);
+	const char *why = NULL;
 	struct tp_events evs = {};
 	char *dir = NULL;
 	bool *want = NULL;
@@ -228,16 +235,21 @@ static int load_syscalls(struct resolver *r, const struct spec_loc *loc, size_t 
 		char *path = xasprintf("%s/syscalls", r->p->kernel_dir);
 
 		d->sn_err = sysnames_load(path, &d->sn);
-		if (d->sn_err == -ENOENT)
-			spec_error(r->p->spec, loc, off, "syscall(): the snapshot %s has no syscall table "
-				   "(%s): take it with 'tpgen snapshot' as root", r->p->kernel_dir, path);
 		free(path);
-		return d->sn_err;
+		if (d->sn_err != -ENOENT)
+			return d->sn_err;
+		why = "the snapshot has no DIR/syscalls (take it with 'tpgen snapshot' as root)";
+	} else if (!r->p->live || !r->p->btf) {
+		why = "the syscall names of a kernel given by --tracefs or --btf are not known "
+		      "(--kernel DIR of a 'tpgen snapshot' has them)";
+	} else if (geteuid()) {
+		why = "reading the running kernel's syscall table needs root (or --kernel DIR of a "
+		      "'tpgen snapshot')";
 	}
-	if (!r->p->live || !r->p->btf) {
-		spec_error(r->p->spec, loc, off, "syscall(): the syscall names of a kernel given by --tracefs "
-			   "or --btf are not known: use --kernel DIR of a 'tpgen snapshot'");
-		return d->sn_err = -EINVAL;
+	if (why) {
+		diag_warning(r->p->spec->path, loc->line, loc->col + (int)off, "syscall(): %s; "
+			     "syscall numbers are shown as numbers", why);
+		return d->sn_err = -ENOENT;
 	}
 	d->sn_err = tracefs_default_dir(&dir);
 	if (!d->sn_err)
@@ -259,16 +271,20 @@ static int load_syscalls(struct resolver *r, const struct spec_loc *loc, size_t 
 	return d->sn_err;
 }
 
-static const struct decode *syscalls(struct resolver *r, const struct spec_loc *loc, size_t off)
+static const struct decode *syscalls(struct resolver *r, const struct spec_loc *loc, size_t off, bool *numbers)
 {
 	struct decodes *d = state(r->p);
 	const struct decode *old = find(d, "syscall");
 	struct decode *dc;
+	int err;
 
 	if (old)
 		return old;
-	if (load_syscalls(r, loc, off))
+	err = load_syscalls(r, loc, off);
+	if (err) {
+		*numbers = err == -ENOENT;
 		return NULL;
+	}
 	dc = (struct decode *)simple(r->p, DECODE_SYSCALL);
 	dc->source = xasprintf("%s, from %s", d->sn.arch ? d->sn.arch : "unknown",
 			       d->sn.source ? d->sn.source : "unknown");
@@ -518,9 +534,14 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 	case DECODE_NTOHS:
 		*out = simple(r->p, fn);
 		break;
-	case DECODE_SYSCALL:
-		*out = syscalls(r, loc, off);
+	case DECODE_SYSCALL: {
+		bool numbers = false;
+
+		*out = syscalls(r, loc, off, &numbers);
+		if (numbers)
+			return 0;	/* no table: numbers, warned */
 		break;
+	}
 	case DECODE_SYMBOLIC:
 		*out = kernel_enum(r, enum_name, loc, name_off);
 		break;

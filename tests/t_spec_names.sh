@@ -58,9 +58,22 @@ printf 'tool: bad\nevents:\n  - event: sock/inet_sock_set_state\n    filter: sad
 grep -qx "$T/bad.yaml:4:13: error: 'saddr' is 4 bytes: only print items and keys can use it, as it is or as ipv4(saddr)/ipv6(saddr) (here: filter)" \
 	"$T/bad.err" || { cat "$T/bad.err"; fail "a filter on bytes: not the expected error"; }
 
-# -- live: a loopback connection, as tcpstates shows it
+# -- live: syscall names come from the kernel (a snapshot keeps them); none there: numbers, one warning
 require_live
 . "$(dirname "$0")/spec_lib.sh"
+"$TPGEN" snapshot "$T/snap" 2>"$T/snap.err" || { cat "$T/snap.err"; fail "tpgen snapshot"; }
+[ -s "$T/snap/syscalls" ] || fail "the snapshot has no syscall table"
+"$TPGEN" --kernel "$T/snap" specs/syscalls.yaml -o "$T/snapout" 2>"$T/gen.err" || { cat "$T/gen.err"; fail "syscalls.yaml from the snapshot"; }
+[ -s "$T/gen.err" ] && { cat "$T/gen.err"; fail "syscalls.yaml from the snapshot: not silent"; }
+nr=$(awk '$2 == "getppid" { print $1 }' "$T/snap/syscalls")
+grep -q "^	{ $nr, \"getppid\" },\$" "$T/snapout/syscount/syscount.c" || fail "the snapshot's getppid is not in the loader's table"
+rm "$T/snap/syscalls"
+"$TPGEN" --kernel "$T/snap" specs/syscalls.yaml -o "$T/snapout" 2>"$T/gen.err" || { cat "$T/gen.err"; fail "syscalls.yaml, a snapshot without syscalls: exit $?"; }
+[ "$(cat "$T/gen.err")" = "specs/syscalls.yaml:23:27: warning: syscall(): the snapshot has no DIR/syscalls (take it with 'tpgen snapshot' as root); syscall numbers are shown as numbers" ] ||
+	{ cat "$T/gen.err"; fail "a snapshot without syscalls: not the one warning"; }
+grep -q show_syscall "$T/snapout/syscount/syscount.c" && fail "a syscall table without syscall names"
+
+# -- live: a loopback connection, as tcpstates shows it
 for s in specs/tcpstates.yaml tests/spec/names/enum.yaml; do
 	"$TPGEN" "$s" -o "$out" || fail "tpgen $s"
 done

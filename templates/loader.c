@@ -182,7 +182,7 @@ struct show {
 
 /*
  * 'v' as text into buf: its name (true), or the number (false: an errno
- * that is not negative, a value no entry names, shown as perf shows it).
+ * that is not negative, a value no entry names).
  */
 static __attribute__((unused)) bool show_value(const struct show *s, unsigned long long v, bool is_signed,
 					      char *buf, size_t size)

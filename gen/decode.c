@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * How a value is shown (see decode.h): the functions a spec writes around a
- * print item or a key (errno(ret), enum(x, tcp_state)), and the names an
+ * print item or a key (errno(ret), enum(x, sock_type)), and the names an
  * event's print fmt gives its fields (__print_symbolic, __print_flags,
  * %pI4), read from the format file only for the events a column needs.
  * Each way of showing is made once per program and shared by its columns.
@@ -25,7 +25,7 @@
 
 struct decodes {
 	struct decode **v;
-	char **keys;		/* what each one decodes: "pf:sys/event:field", "enum:tcp_state", "errno" */
+	char **keys;		/* what each one decodes: "pf:sys/event:field", "enum:sock_type", "errno" */
 	int nr;
 	struct printfmt *pf;	/* per event of p->evs, read when a column needs it */
 	bool *pf_read;
@@ -109,7 +109,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 	if (!close) {
 		spec_error(r->p->spec, &it->expr.loc, open, "%s( has no ')'%s", fn_names[fn],
 			   it->expr.loc.style == SPEC_PLAIN ? ": in a [flow, list] a comma ends the item; "
-			   "quote it (\"enum(x, tcp_state)\") or write one item per line" : "");
+			   "quote it (\"enum(x, TCP_CLOSE)\") or write one item per line" : "");
 		return -EINVAL;
 	}
 	if (s[close + 1 + strspn(s + close + 1, " \t")]) {
@@ -121,8 +121,8 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 		size_t nb, ne;
 
 		if (!comma) {
-			spec_error(r->p->spec, &it->expr.loc, close, "enum(VALUE, NAME) names a BTF enum: "
-				   "enum(newstate, tcp_state)");
+			spec_error(r->p->spec, &it->expr.loc, close, "enum(VALUE, NAME) names a BTF enum, or "
+				   "a constant of it: enum(newstate, TCP_ESTABLISHED)");
 			return -EINVAL;
 		}
 		nb = comma + 1 + strspn(s + comma + 1, " \t");
@@ -130,7 +130,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 			;
 		if (ne == nb || ne + strspn(s + ne, " \t") != close) {
 			spec_error(r->p->spec, &it->expr.loc, nb, "enum(VALUE, NAME): NAME is the name of a "
-				   "BTF enum, as tcp_state of enum tcp_state");
+				   "BTF enum (sock_type of enum sock_type), or a constant of it");
 			return -EINVAL;
 		}
 		*enum_name = xstrndup(s + nb, ne - nb);

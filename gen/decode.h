@@ -5,7 +5,7 @@
  *
  * A column is shown by name when the spec says how (errno(ret),
  * syscall(id), signal(sig), ipv4(addr), ipv6(addr), ntohs(port),
- * enum(x, tcp_state)), or, for a format field written as it is, when the
+ * enum(x, sock_type)), or, for a format field written as it is, when the
  * event's print fmt decodes that field (__print_symbolic, __print_flags,
  * %pI4, %pI6c). Text shows the name; JSON keeps the number and adds
  * "<column>_name". Addresses are shown as text in both.

@@ -47,11 +47,12 @@ bad 'ipv4(sport)' "14: error: ipv4() needs 4 bytes (__u8[4]) or a 4-byte number 
 bad 'ipv6(saddr)' "14: error: ipv6() needs 16 bytes (__u8[16]), and the value is bytes"
 bad 'errno(ret) + 1' "9: error: errno(...) shows a whole print item: nothing may follow it"
 bad 'enum(newstate, no_such_enum_tpgen)' "24: error: the kernel's BTF has no enum 'no_such_enum_tpgen', nor an enum with a constant 'no_such_enum_tpgen'"
-bad 'enum(newstate)' "22: error: enum(VALUE, NAME) names a BTF enum: enum(newstate, tcp_state)"
+bad 'enum(newstate)' "22: error: enum(VALUE, NAME) names a BTF enum, or a constant of it: enum(newstate, TCP_ESTABLISHED)"
+bad 'enum(newstate, 1)' "24: error: enum(VALUE, NAME): NAME is the name of a BTF enum (sock_type of enum sock_type), or a constant of it"
 bad 'saddr + 1' "9: error: 'saddr' is 4 bytes: it can be shown or counted by, not computed with"
 printf 'tool: bad\nevents:\n  - event: sock/inet_sock_set_state\n    print: [errno(ret, 1)]\n' >"$T/bad.yaml"
 "$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "errno(ret in a flow list accepted"
-grep -qx "$T/bad.yaml:4:18: error: errno( has no ')': in a \[flow, list\] a comma ends the item; quote it (\"enum(x, tcp_state)\") or write one item per line" \
+grep -qx "$T/bad.yaml:4:18: error: errno( has no ')': in a \[flow, list\] a comma ends the item; quote it (\"enum(x, TCP_CLOSE)\") or write one item per line" \
 	"$T/bad.err" || { cat "$T/bad.err"; fail "a comma in a flow list: not the expected error"; }
 printf 'tool: bad\nevents:\n  - event: sock/inet_sock_set_state\n    filter: saddr == 0\n    print: [saddr]\n' >"$T/bad.yaml"
 "$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "a filter on bytes accepted"

@@ -128,7 +128,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 		nb = comma + 1 + strspn(s + comma + 1, " \t");
 		for (ne = nb; is_ident_char(s[ne]); ne++)
 			;
-		if (ne == nb || ne + strspn(s + ne, " \t") != close) {
+		if (ne == nb || (s[nb] >= '0' && s[nb] <= '9') || ne + strspn(s + ne, " \t") != close) {
 			spec_error(r->p->spec, &it->expr.loc, nb, "enum(VALUE, NAME): NAME is the name of a "
 				   "BTF enum (sock_type of enum sock_type), or a constant of it");
 			return -EINVAL;

@@ -18,7 +18,7 @@ LDLIBS		+= -lbpf -lelf -lz -lyaml
 BUILD		:= build
 GEN_SRCS	:= $(sort $(wildcard gen/*.c))
 GEN_OBJS	:= $(patsubst gen/%.c,$(BUILD)/%.o,$(GEN_SRCS))
-TEMPLATES	:= $(sort $(wildcard templates/*))
+TEMPLATES	:= $(sort $(wildcard templates/*)) bpf/tpgen_names.c bpf/tpgen_names.h
 
 ifeq ($(V),1)
 	Q =

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "prog.h"
 
 /* ---- expressions and items ----------------------------------------------- */
@@ -66,6 +67,20 @@ static int item_value(struct resolver *r, const struct spec_item *it, bool str_o
 		*val = e->ref;
 		expr_free(e);
 	} else {
+		int *refs = NULL, nr = 0;
+
+		/* bytes (an address) are shown or kept whole: no arithmetic on them */
+		expr_refs(e, &refs, &nr);
+		for (int i = 0; i < nr; i++)
+			if (r->pr->vals[refs[i]].kind == PV_BYTES) {
+				spec_error(r->p->spec, &it->expr.loc, 0, "'%s' is %u bytes: it can be shown or "
+					   "counted by, not computed with", r->pr->vals[refs[i]].name,
+					   r->pr->vals[refs[i]].size);
+				free(refs);
+				expr_free(e);
+				return -EINVAL;
+			}
+		free(refs);
 		*val = value_add_expr(r->pr, e, it->label.s ? it->label.s : it->expr.s);
 	}
 	if (!str_ok && r->pr->vals[*val].kind != PV_INT) {
@@ -99,15 +114,38 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 	int i, j, val, err, n;
 
 	for (i = 0; i < l->nr; i++) {
+		/* print items and keys: shown by name (errno(ret)), byte arrays too */
+		bool shown = !strcmp(r->what, "print") || !strcmp(r->what, "count") || !strcmp(r->what, "by");
+		const struct spec_item *src = &l->v[i];
+		const struct decode *dec = NULL;
+		struct spec_item inner;
+		char *enum_name = NULL;
+		size_t name_off = 0;
 		struct pitem *it;
 		char *cname;
+		int fn = -ENOENT;
 
-		err = item_value(r, &l->v[i], str_ok, &val);
+		if (shown) {
+			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
+			if (fn == -EINVAL)
+				return fn;
+			if (fn >= 0)
+				src = &inner;
+		}
+		r->bytes_ok = shown;
+		err = item_value(r, src, str_ok, &val);
+		r->bytes_ok = false;
+		if (!err && shown)
+			err = decode_resolve(r, src, fn, enum_name, name_off, val,
+					     r->pr->vals[val].src != PV_EXPR, &dec);
+		free(enum_name);
+		if (fn >= 0)
+			free(inner.expr.s);
 		if (err)
 			return err;
 		if (!l->v[i].label.s) {
 			for (j = 0; j < out->nr; j++)
-				if (out->v[j].val == val && r->pr->vals[val].src != PV_EXPR) {
+				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR) {
 					spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is listed twice",
 						   l->v[i].expr.s);
 					return -EINVAL;
@@ -116,9 +154,11 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		it = &out->v[out->nr++];
 		it->val = val;
+		it->dec = dec;
 		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
+		/* errno(ret) is the column ret; errno(ret & 0xff) the column ret_0xff */
 		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
-			r->pr->vals[val].src == PV_EXPR ? member_name(l->v[i].expr.s) : xstrdup(r->pr->vals[val].cname);
+			r->pr->vals[val].src == PV_EXPR ? member_name(src->expr.s) : xstrdup(r->pr->vals[val].cname);
 		/* not a macro of the C library the loader includes (signal_generate has 'errno') */
 		if (is_libc_macro(cname)) {
 			char *c = xasprintf("%s_", cname);

@@ -164,6 +164,10 @@ static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct
 
 		if (v->kind == PV_STR) {
 			emit_read_str(sb, pr, v, dst, indent);
+		} else if (v->kind == PV_BYTES) {
+			/* __u8 saddr[4] of the record: the verifier refuses loads through a moved ctx pointer */
+			sb_printf(sb, "%sbpf_probe_read_kernel(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,
+				  v->field->cname);
 		} else {
 			sb_printf(sb, "%s%s = ", indent, dst);
 			emit_value(sb, pr, v);

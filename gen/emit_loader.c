@@ -8,8 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit_prog.h"
 #include "cstring.h"
+#include "decode.h"
+#include "emit_prog.h"
 
 static const char *printf_conv(const struct pvalue *v)
 {
@@ -54,9 +55,12 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 
 	for (j = 0; j < n; j++) {
 		const struct pvalue *v = &vals[items->v[j].val];
+		const struct decode *dc = items->v[j].dec;
 
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
+		else if (dc && dc->kind != DECODE_NTOHS)
+			sb_printf(fmt, "%s%%-%ds", sep, show_width(dc, items->v[j].cname));
 		else
 			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "",
 				  col_width(v, items->v[j].cname));
@@ -74,7 +78,9 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 		const struct pvalue *v = &vals[items->v[i].val];
 		const char *cname = items->v[i].cname;
 
-		if (v->kind == PV_STR) {
+		if (items->v[i].dec) {
+			emit_show_json(sb, &items->v[i], v, obj, indent);
+		} else if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
 			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
 		} else if (v->kind == PV_PTR) {
@@ -122,7 +128,9 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 
 		if (!pr->print.nr)
 			continue;
-		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n\n", pr->type_enum, pr->rec_struct);
+		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n", pr->type_enum, pr->rec_struct);
+		emit_show_locals(cases, pr, &pr->print, "e->");
+		sb_putc(cases, '\n');
 		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
 		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->sp->event.s);
 		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
@@ -134,9 +142,17 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		for (j = 0; j < pr->print.nr; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
+			const struct decode *dc = pr->print.v[j].dec;
 			bool last = j == pr->print.nr - 1;
 
-			if (nprint > 1)
+			if (dc && nprint > 1)
+				sb_printf(cases, " %s=%%s", cname);
+			else if (dc && last)
+				sb_puts(cases, " %s");
+			else if (dc)
+				sb_printf(cases, dc->kind == DECODE_NTOHS ? " %%%ds" : " %%-%ds",
+					  dc->kind == DECODE_NTOHS ? col_width(v, cname) : show_width(dc, cname));
+			else if (nprint > 1)
 				sb_printf(cases, " %s=%s%%%s", cname, v->kind == PV_PTR ? "0x" : "", conv);
 			else if (last)
 				sb_printf(cases, " %s%%%s", v->kind == PV_PTR ? "0x" : "", conv);
@@ -148,15 +164,20 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_puts(cases, "\\n\"");
 		if (nprint > 1)
 			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
-		for (j = 0; j < pr->print.nr; j++)
-			printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
+		for (j = 0; j < pr->print.nr; j++) {
+			if (pr->print.v[j].dec)
+				sb_printf(cases, ", n_%s", pr->print.v[j].cname);
+			else
+				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
+		}
 		sb_puts(cases, ");\n\tbreak;\n}\n");
 	}
 }
 
 static const char *col_kind(const struct pvalue *v)
 {
-	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->is_signed ? "COL_S" : "COL_U";
+	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->kind == PV_BYTES ? "COL_BYTES" :
+	       v->is_signed ? "COL_S" : "COL_U";
 }
 
 /* The loader's description of each aggregation: print_agg() reads it. */
@@ -196,9 +217,16 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 
 					sb_puts(sb, "\t\t\t{ \"");
 					upper_into(sb, a->keys.v[j].cname);
-					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s },\n",
+					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s",
 						  a->keys.v[j].cname, key, a->keys.v[j].cname, key, a->keys.v[j].cname,
 						  col_kind(v));
+					if (a->keys.v[j].dec)
+						sb_printf(sb, ", &%s, %d", a->keys.v[j].dec->ident,
+							  a->keys.v[j].dec->kind == DECODE_NTOHS ? 0 :
+							  show_width(a->keys.v[j].dec, a->keys.v[j].cname));
+					else if (p->any_names)
+						sb_puts(sb, ", NULL, 0");
+					sb_puts(sb, " },\n");
 				}
 				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
 			}

@@ -15,6 +15,8 @@ void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, u
 {
 	if (v->kind == PV_STR)
 		sb_printf(sb, "\tchar %s[%u];\n", cname, v->size ? v->size : str_max);
+	else if (v->kind == PV_BYTES)
+		sb_printf(sb, "\t__u8 %s[%u];\n", cname, v->size);
 	else
 		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(v), cname);
 }

@@ -50,7 +50,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
-	struct strbuf aggs, aggs_setup, layout;
+	struct strbuf aggs, aggs_setup, layout, shows;
 	char *guard, *skel, *text;
 	bool json_str = false;
 	int err, i, j;
@@ -70,6 +70,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	sb_init(&aggs);
 	sb_init(&aggs_setup);
 	sb_init(&layout);
+	sb_init(&shows);
 
 	c_comment_text(&desc, p->spec->description.s ? p->spec->description.s : "generated tracing tool");
 	emit_records(&records, &types, p);
@@ -84,6 +85,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	emit_aggs_table(&aggs, &aggs_setup, p);
 	if (p->any_ctx)
 		emit_layout(&layout, p);
+	emit_shows(&shows, p);
 	for (i = 0; i < p->nr_probes; i++) {
 		for (j = 0; j < p->probes[i].print.nr; j++)
 			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
@@ -131,6 +133,8 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "SUMMARY", summary.buf ? summary.buf : "" },
 			{ "PROBES", probes.buf ? probes.buf : "" },
 			{ "LAYOUT", layout.buf ? layout.buf : "" },
+			{ "NAMES", p->any_names ? "1" : "" },
+			{ "SHOWS", shows.buf ? shows.buf : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 
@@ -149,6 +153,17 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			sb_puts(&sb, text);
 			free(text);
 			add_file(files, nr_files, xstrdup("tpgen.h"), &sb);
+		}
+	}
+	/* names for numbers: bpf/tpgen_names.c, compiled into the loader */
+	for (i = 0; !err && p->any_names && i < 2; i++) {
+		static const char *const names_files[] = { "tpgen_names.h", "tpgen_names.c" };
+
+		err = load_template(tmpl_dir, names_files[i], &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup(names_files[i]), &sb);
 		}
 	}
 	if (!err && p->any_ctx) {
@@ -183,5 +198,6 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 	sb_free(&aggs);
 	sb_free(&aggs_setup);
 	sb_free(&layout);
+	sb_free(&shows);
 	return err;
 }

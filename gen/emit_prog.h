@@ -31,4 +31,13 @@ void emit_layout(struct strbuf *sb, const struct prog *p);
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
 void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
 
+/* gen/emit_names.c: columns shown by name (gen/decode.h) */
+struct decode;
+void emit_shows(struct strbuf *sb, const struct prog *p);
+bool show_is_bytes(const struct decode *dc);
+int show_width(const struct decode *dc, const char *cname);
+void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items, const char *obj);
+void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pvalue *v, const char *obj,
+		    const char *indent);
+
 #endif /* __TPGEN_EMIT_PROG_H */

@@ -154,6 +154,8 @@ static int generate(struct gen_ctx *g, const char *path)
 			goto out;
 	}
 	p.btf = g->in.btf;
+	p.kernel_dir = g->in.kernel;
+	p.live = !g->in.tracefs && !g->in.kernel && !g->in.btf_given;
 	p.ctx_sel = xcalloc(p.evs->nr ? p.evs->nr : 1, sizeof(*p.ctx_sel));
 
 	err = prog_resolve(&p);

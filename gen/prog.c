@@ -13,6 +13,7 @@
 #include <bpf/btf.h>
 
 #include "cmd.h"
+#include "decode.h"
 #include "emit.h"
 #include "ident.h"
 #include "prog.h"
@@ -394,4 +395,5 @@ void prog_free(struct prog *p)
 	free(p->banner);
 	free(p->banner_ctx);
 	nametab_free(p->names);
+	decodes_free(p);
 }

@@ -23,6 +23,7 @@ enum pvalue_kind {
 	PV_INT,			/* integers and enums */
 	PV_PTR,			/* a kernel address, printed in hex */
 	PV_STR,			/* char array, __data_loc char[], char pointer, comm */
+	PV_BYTES,		/* a byte array of the record (__u8 saddr[4]): printed, or a key */
 };
 
 enum pvalue_src {
@@ -52,7 +53,7 @@ struct pvalue {
 	char *cname;		/* the member in records and keys: "next_comm", "prev_pid" */
 	enum pvalue_kind kind;
 	enum pvalue_src src;
-	unsigned int size;	/* PV_INT: bytes; PV_STR: the array's size, 0 when dynamic */
+	unsigned int size;	/* PV_INT, PV_BYTES: bytes; PV_STR: the array's size, 0 when dynamic */
 	bool is_signed;
 	const struct tp_field *field;	/* PV_CTX, PV_USTR */
 	char *arg;		/* PV_RAW: the argument, "prev" */
@@ -75,6 +76,7 @@ struct pitem {
 	char *label;		/* the column: the label, or the value as written */
 	char *cname;		/* the C member */
 	int val;		/* index into the probe's vals */
+	const struct decode *dec;	/* how it is shown (gen/decode.h), NULL: as a number */
 };
 
 struct pitems {
@@ -171,6 +173,7 @@ struct pprobe {
 
 struct nametab;
 struct sysnames;
+struct decodes;
 
 struct prog {
 	struct spec *spec;
@@ -191,6 +194,10 @@ struct prog {
 	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */
 	const struct sysnames *sysnames; /* the target's syscall table, for syscall entries on raw tracepoints */
 	const char *sysnames_why;	/* why it is not known, when NULL */
+	bool any_names;		/* a column is shown by name: the loader links tpgen_names.c */
+	const char *kernel_dir;	/* --kernel DIR: its syscalls table */
+	bool live;		/* the running kernel's inputs: its syscall table can be read */
+	struct decodes *decodes;	/* how columns are shown (gen/decode.c) */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
@@ -236,6 +243,7 @@ struct resolver {
 	struct pprobe *pr;
 	const struct spec_str *src;	/* the scalar naming the value */
 	const char *what;		/* "filter", "print", ... */
+	bool bytes_ok;			/* a byte array may be named: a print item or a key */
 };
 
 /* The value 'name' of the probe (added once), its index, -ENOENT, or -EINVAL (reported). */

@@ -377,8 +377,14 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 		v->size = 8;
 		return 0;
 	case FIELD_ARRAY:
-		if (!f->is_string)
-			break;
+		if (!f->is_string) {
+			if (f->elem_size != 1 || !f->size || f->size > 64)
+				break;
+			/* __u8 saddr[4]: bytes, shown as an address or in hex (gen/decode.c) */
+			v->kind = PV_BYTES;
+			v->size = f->size;
+			return 0;
+		}
 		v->kind = PV_STR;
 		v->size = f->size;
 		return 0;
@@ -616,10 +622,16 @@ int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type
 	if (id < 0)
 		return id;
 	v = &r->pr->vals[id];
+	if (v->kind == PV_BYTES && !r->bytes_ok) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is %u bytes: only print items and keys can use "
+			   "it, as it is or as ipv4(%s)/ipv6(%s) (here: %s)", name, v->size, name, name, r->what);
+		return -EINVAL;
+	}
 	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;
 	t->is_signed = v->kind == PV_INT && v->is_signed;
 	t->is_ptr = v->kind == PV_PTR;
-	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 : v->size;
+	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 :
+		  v->kind == PV_BYTES ? 8 : v->size;	/* bytes: refused by the item if computed with */
 	return id;
 }
 

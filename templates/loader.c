@@ -18,6 +18,9 @@
 #include <bpf/libbpf.h>
 #include "{{TOOL}}.h"
 #include "{{TOOL}}.skel.h"
+{{#if NAMES}}
+#include "tpgen_names.h"
+{{/if}}
 
 static struct env {
 	long duration;
@@ -150,6 +153,108 @@ static __attribute__((unused)) void print_json_str(const char *s)
 	}
 	putchar('"');
 }
+{{#if NAMES}}
+
+/* how a column is shown: by a name from a table, or as an address */
+enum show_kind {
+	SHOW_SYMBOLIC,		/* the first entry equal (__print_symbolic, a BTF enum) */
+	SHOW_FLAGS,		/* every entry whose bits are set (__print_flags) */
+	SHOW_ERRNO,		/* negative values: -2 is ENOENT */
+	SHOW_SIGNAL,
+	SHOW_SYSCALL,
+	SHOW_IPV4,		/* 4 bytes */
+	SHOW_IPV6,		/* 16 bytes, compressed (%pI6c) */
+	SHOW_HEX,		/* bytes */
+	SHOW_NTOHS,		/* a __be16 in host order: a number */
+};
+
+struct show {
+	enum show_kind kind;
+	const struct tpgen_sym *syms;		/* SHOW_SYMBOLIC, SHOW_FLAGS */
+	const struct tpgen_syscall *syscalls;	/* SHOW_SYSCALL */
+	size_t nr;
+	const char *sep;			/* SHOW_FLAGS */
+	const char *zero;			/* SHOW_FLAGS: the name of 0 ("R"), or NULL */
+	unsigned long long (*value)(unsigned long long v);	/* what the table decodes; NULL: v */
+};
+
+{{SHOWS}}
+
+/*
+ * 'v' as text into buf: its name (true), or the number (false: an errno
+ * that is not negative, a value no entry names).
+ */
+static __attribute__((unused)) bool show_value(const struct show *s, unsigned long long v, bool is_signed,
+					      char *buf, size_t size)
+{
+	const char *name = NULL;
+
+	if (s->value)
+		v = s->value(v);
+	switch (s->kind) {
+	case SHOW_SYMBOLIC:
+		if (tpgen_symbolic_name(s->syms, s->nr, v)) {
+			tpgen_print_symbolic(buf, size, s->syms, s->nr, v);
+			return true;
+		}
+		break;
+	case SHOW_FLAGS:
+		if (!v && s->zero)
+			name = s->zero;
+		else if (v || s->nr) {
+			tpgen_print_flags(buf, size, s->syms, s->nr, s->sep, v);
+			return true;
+		}
+		break;
+	case SHOW_ERRNO:
+		if ((long long)v < 0)
+			name = tpgen_errno_name((long)v);
+		break;
+	case SHOW_SIGNAL:
+		if (v > 0 && v < 1024) {
+			tpgen_print_signal(buf, size, (int)v);
+			return buf[0] == 'S';
+		}
+		break;
+	case SHOW_SYSCALL:
+		name = tpgen_syscall_name(s->syscalls, s->nr, (long)v);
+		break;
+	case SHOW_NTOHS:
+		v = tpgen_be16((unsigned short)v);
+		is_signed = false;
+		break;
+	default:
+		break;
+	}
+	if (name) {
+		snprintf(buf, size, "%s", name);
+		return true;
+	}
+	snprintf(buf, size, is_signed ? "%lld" : "%llu", v);
+	return false;
+}
+
+/* bytes as an address (127.0.0.1, ::1) or in hex */
+static __attribute__((unused)) void show_bytes(const struct show *s, const void *p, size_t len, char *buf,
+					      size_t size)
+{
+	if (s->kind == SHOW_IPV4 && len == 4)
+		tpgen_print_ipv4(buf, size, p);
+	else if (s->kind == SHOW_IPV6 && len == 16)
+		tpgen_print_ipv6(buf, size, p, true);
+	else
+		tpgen_print_hex(buf, size, p, len, true);
+}
+
+/* JSON: the name beside the number, null when it has none */
+static __attribute__((unused)) void print_json_name(const char *name, bool named)
+{
+	if (named)
+		print_json_str(name);
+	else
+		printf("null");
+}
+{{/if}}
 {{#if HIST}}
 
 static void print_stars(unsigned long long val, unsigned long long val_max, int width)
@@ -266,14 +371,18 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 {{/if}}
 {{#if AGG}}
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES };
 
-/* a member of a key: its heading, JSON name, place and kind */
+/* a member of a key: its heading, JSON name, place and kind, and how it is shown */
 struct col {
 	const char *name;
 	const char *json;
 	unsigned int off, size;
 	enum col_kind kind;
+{{#if NAMES}}
+	const struct show *show;	/* by name or as an address; NULL: as it is */
+	int width;			/* a column of names: its width, left-aligned; 0: a number's */
+{{/if}}
 };
 
 enum { AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8, AGG_AVG = 16, AGG_HIST = 32, AGG_LHIST = 64 };
@@ -379,6 +488,8 @@ static int cmp_keys(const void *x, const void *y)
 
 		if (c->kind == COL_STR) {
 			r = strncmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else if (c->kind == COL_BYTES) {
+			r = memcmp((const char *)x + c->off, (const char *)y + c->off, c->size);
 		} else {
 			__s64 u = col_value(c, x), v = col_value(c, y);
 
@@ -407,13 +518,54 @@ static int col_width(const struct col *c)
 {
 	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
 
+{{#if NAMES}}
+	if (c->width)
+		w = c->width;
+{{/if}}
 	return n > w ? n : w;
+}
+
+/* names and strings are left-aligned, numbers right-aligned */
+static bool col_left(const struct col *c)
+{
+{{#if NAMES}}
+	if (c->width)
+		return true;
+{{/if}}
+	return c->kind == COL_STR;
 }
 
 static void print_col(const struct col *c, const char *key, bool last)
 {
 	int w = last || env.json ? 0 : col_width(c);
 	__s64 v;
+{{#if NAMES}}
+
+	if (c->show) {
+		/* an address: bytes, or a __be32 as it sits in memory */
+		bool bytes = c->show->kind == SHOW_IPV4 || c->show->kind == SHOW_IPV6 || c->show->kind == SHOW_HEX;
+		char buf[256];
+		bool named = true;
+
+		if (bytes)
+			show_bytes(c->show, key + c->off, c->size, buf, sizeof(buf));
+		else
+			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+		if (!env.json)
+			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
+		else if (bytes)
+			print_json_str(buf);
+		else if (c->show->kind == SHOW_NTOHS)
+			printf("%s", buf);
+		else {
+			/* the number, and its name beside it */
+			printf(c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
+			       (long long)col_value(c, key), c->json);
+			print_json_name(buf, named);
+		}
+		return;
+	}
+{{/if}}
 
 	if (c->kind == COL_STR) {
 		if (env.json)
@@ -508,7 +660,7 @@ static void print_agg(const struct agg *a, bool reset)
 		if (a->off_max)
 			printf(" %10s", "MAX");
 		for (k = 0; k < a->nr_keys; k++)
-			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
+			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s",
 			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {

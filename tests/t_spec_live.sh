@@ -50,7 +50,8 @@ named_task
 ls /nonexistent-tpgen-path 2>/dev/null
 stop syscount
 expect syscount '"counts":"raw_syscalls/sys_enter","comm":"tpgenthr","count":[1-9]' "syscall count for tpgenthr"
-expect syscount '"counts":"raw_syscalls/sys_exit","comm":"ls","id":[0-9]+,"ret":-2,' "ls's failed call (ENOENT)"
+expect syscount '"counts":"raw_syscalls/sys_exit","comm":"ls","id":[0-9]+,"id_name":"[a-z0-9_]+","ret":-2,"ret_name":"ENOENT",' \
+	"ls's failed call (ENOENT)"
 expect syscount '"hist":"syslat: .*"count":[1-9]' "non-empty syscall latency histogram"
 
 # biosize: 16 direct writes of 64 KiB land in the 64K bucket and print as dd's
@@ -74,7 +75,7 @@ c = socket.create_connection(s.getsockname()); a, _ = s.accept()
 c.sendall(b"x" * 3000); a.recv(3000); c.close(); a.close()
 print(s.getsockname()[1])') || fail "python3 connection"
 stop tcpstates
-expect tcpstates "\"event\":\"sock/inet_sock_set_state\",.*\"dport\":$port,\"oldstate\":2,\"newstate\":1\}" \
+expect tcpstates "\"event\":\"sock/inet_sock_set_state\",.*\"dport\":$port,\"oldstate\":2,\"oldstate_name\":\"TCP_SYN_SENT\",\"newstate\":1,\"newstate_name\":\"TCP_ESTABLISHED\"\}" \
 	"ESTABLISHED to port $port"
 expect tcpstates '"counts":"net/net_dev_xmit","name":"lo","count":[1-9]' "packets counted on lo"
 expect tcpstates '"hist":"net/net_dev_xmit: len".*"count":[1-9]' "packet size histogram"

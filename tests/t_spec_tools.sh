@@ -28,9 +28,22 @@ start opensnoop
 cat "$T/tpgen-open-probe" >/dev/null
 cat "$T/tpgen-no-such-file" 2>/dev/null
 stop opensnoop
-expect opensnoop "\"comm\":\"cat\",\"fd\":[0-9]+,\"flags\":[0-9]+,\"path\":\"$T/tpgen-open-probe\"" "open of the probe file"
-expect opensnoop "\"comm\":\"cat\",\"fd\":-2,\"flags\":[0-9]+,\"path\":\"$T/tpgen-no-such-file\"" \
-	"failed open (-ENOENT) of a missing file"
+expect opensnoop "\"comm\":\"cat\",\"fd\":[0-9]+,\"fd_name\":null,\"flags\":[0-9]+,\"path\":\"$T/tpgen-open-probe\"" \
+	"open of the probe file"
+expect opensnoop "\"comm\":\"cat\",\"fd\":-2,\"fd_name\":\"ENOENT\",\"flags\":[0-9]+,\"path\":\"$T/tpgen-no-such-file\"" \
+	"failed open (-2, ENOENT) of a missing file"
+# the text output: the name where the number was
+echo hello > "$T/tpgen open probe"
+"$out/opensnoop/opensnoop" -c cat >"$T/opensnoop.txt" 2>"$T/opensnoop.err" &
+pid=$!
+for i in $(seq 100); do grep -q '^Tracing' "$T/opensnoop.err" && break; sleep 0.1; done
+cat "$T/tpgen open probe" >/dev/null
+cat "$T/tpgen-no-such-file" 2>/dev/null
+stop opensnoop
+grep -Eq "^[0-9:]{8} +[0-9]+ cat +[0-9]+ +[0-9]+ $T/tpgen open probe\$" "$T/opensnoop.txt" ||
+	{ cat "$T/opensnoop.txt"; fail "opensnoop text: no line with the fd and the exact path"; }
+grep -Eq "^[0-9:]{8} +[0-9]+ cat +ENOENT +[0-9]+ $T/tpgen-no-such-file\$" "$T/opensnoop.txt" ||
+	{ cat "$T/opensnoop.txt"; fail "opensnoop text: no ENOENT line for the missing file"; }
 
 # killsnoop: sender, target, signal and result in one line; kill(-1, 0) shows -1
 start killsnoop
@@ -128,8 +141,8 @@ dd if=/dev/zero of="$dir/tpgen-wb.tmp" bs=1M count=4 2>/dev/null
 sync
 rm -f "$dir/tpgen-wb.tmp"
 stop writeback
-expect writeback '"event":"writeback/writeback_written","device":"[^"]+","reason":[0-9]+,"pages":-?[0-9]+,"ms":[0-9]+\}' \
-	"a writeback with its duration"
+expect writeback '"event":"writeback/writeback_written","device":"[^"]+","reason":[0-9]+,"reason_name":"sync","pages":-?[0-9]+,"ms":[0-9]+\}' \
+	"a writeback (reason named by the print fmt: sync) with its duration"
 
 # syscalls: counts per syscall of one process, against bpftrace counting the same
 py=$(python3 -c 'import sys; print(sys.executable)')	# not a shim that execs
@@ -151,10 +164,12 @@ sleep 0.5
 kill -INT $bt; wait $bt
 stop syscount
 grep -q '@\[' "$T/bpftrace.out" || { cat "$T/bpftrace.out"; fail "bpftrace counted nothing"; }
-expect syscount '"agg":"syscalls by number \(time in ns\)","id":110,"count":321,' "321 getppid() calls"
+# by name: the kernel's own number for getppid, whatever the architecture
+expect syscount '"agg":"syscalls by number \(time in ns\)","id":[0-9]+,"id_name":"getppid","count":321,' \
+	"321 getppid() calls, by name"
 n=0
 while read -r id count; do
-	expect syscount "\"agg\":\"syscalls by number \\(time in ns\\)\",\"id\":$id,\"count\":$count," \
+	expect syscount "\"agg\":\"syscalls by number \\(time in ns\\)\",\"id\":$id,\"id_name\":(\"[a-z0-9_]+\"|null),\"count\":$count," \
 		"syscall $id counted $count times as bpftrace did"
 	n=$((n + 1))
 done < <(sed -n 's/^@\[\([0-9]*\)\]: \([0-9]*\)$/\1 \2/p' "$T/bpftrace.out")

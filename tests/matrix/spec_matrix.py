@@ -135,6 +135,8 @@ def field_refusal(ev, f):
         return None if f['size'] <= 8 else 'scalar wider than 8 bytes'
     if k == 'pointer':
         return None
+    if k == 'array' and re.match(r'^__[us]8\[\d+\]$', f.get('ctype', '')) and 0 < f['size'] <= 64:
+        return None     # bytes (__u8 saddr[4]): shown as an address or in hex
     if k in ('array', 'data_loc', 'rel_loc'):
         return None if elem_type(f) == 'char' else '%s of %s (not a char string)' % (k, elem_type(f))
     return '%s field' % k

@@ -270,9 +270,9 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 	}
 }
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES };
 
-/* a member of a key: its heading, JSON name, place and kind */
+/* a member of a key: its heading, JSON name, place and kind, and how it is shown */
 struct col {
 	const char *name;
 	const char *json;
@@ -399,6 +399,8 @@ static int cmp_keys(const void *x, const void *y)
 
 		if (c->kind == COL_STR) {
 			r = strncmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else if (c->kind == COL_BYTES) {
+			r = memcmp((const char *)x + c->off, (const char *)y + c->off, c->size);
 		} else {
 			__s64 u = col_value(c, x), v = col_value(c, y);
 
@@ -428,6 +430,12 @@ static int col_width(const struct col *c)
 	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
 
 	return n > w ? n : w;
+}
+
+/* names and strings are left-aligned, numbers right-aligned */
+static bool col_left(const struct col *c)
+{
+	return c->kind == COL_STR;
 }
 
 static void print_col(const struct col *c, const char *key, bool last)
@@ -528,7 +536,7 @@ static void print_agg(const struct agg *a, bool reset)
 		if (a->off_max)
 			printf(" %10s", "MAX");
 		for (k = 0; k < a->nr_keys; k++)
-			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
+			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s",
 			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# tpgen-timeout: 2400
 # The spec language's space, generated (tests/matrix/spec_matrix.py), not picked by hand:
 #  (a) every action (print; count; aggregate count by keys; sum/min/max/avg; hist;
 #      aggregate hist; lhist; hist per key; save + join; let; filter) x every attach

@@ -170,6 +170,7 @@ static void member_of(struct pvalue *m, const struct pvalue *v, const char *cnam
 	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
 	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
 	m->is_signed = v->is_signed;
+	m->stack = v->stack;
 	m->cname = xstrdup(cname);
 	m->name = xstrdup(cname);
 }
@@ -357,6 +358,11 @@ static int agg_value(struct resolver *r, const struct spec_str *src, const char 
 
 	r->what = what;
 	err = item_value(r, &it, false, &val);
+	if (!err && r->pr->vals[val].stack) {
+		spec_error(r->p->spec, &src->loc, 0, "%s needs a number, and '%s' is a stack (a key of "
+			   "'by', or printed)", what, src->s);
+		return -EINVAL;
+	}
 	return err ? err : val;
 }
 

@@ -26,6 +26,9 @@ static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct e
  */
 static const char *leave = "return;";
 
+/* The stack map of kstack and ustack (prog->stack_map). */
+static const char *stack_map;
+
 /* An integer value as a C expression. */
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
 {
@@ -91,6 +94,14 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		break;
 	case PV_EXPR:
 		emit_expr(sb, pr, v->expr);
+		break;
+	case PV_KSTACK:
+		sb_printf(sb, "(__u64)(__u32)bpf_get_stackid(ctx, &%s, 0)", stack_map);
+		break;
+	case PV_USTACK:
+		/* the process beside its stack: the loader reads its ELF files */
+		sb_printf(sb, "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "
+			  "(__u32)bpf_get_stackid(ctx, &%s, BPF_F_USER_STACK))", stack_map);
 		break;
 	case PV_COMM:
 	case PV_USTR:
@@ -514,6 +525,7 @@ void emit_handlers(struct strbuf *sb, const struct prog *p)
 {
 	int i;
 
+	stack_map = p->stack_map;
 	for (i = 0; i < p->nr_probes; i++)
 		emit_probe(sb, p, &p->probes[i]);
 	for (i = 0; i < p->nr_probes; i++)

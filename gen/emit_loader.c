@@ -156,6 +156,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 
 static const char *col_kind(const struct pvalue *v)
 {
+	if (v->stack)
+		return v->stack == STACK_KERNEL ? "COL_KSTACK" : "COL_USTACK";
 	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->is_signed ? "COL_S" : "COL_U";
 }
 

@@ -130,6 +130,8 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "SUMMARY", summary.buf ? summary.buf : "" },
 			{ "PROBES", probes.buf ? probes.buf : "" },
 			{ "LAYOUT", layout.buf ? layout.buf : "" },
+			{ "STACKS", p->any_stack ? "1" : "" },
+			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 
@@ -148,6 +150,17 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			sb_puts(&sb, text);
 			free(text);
 			add_file(files, nr_files, xstrdup("tpgen.h"), &sb);
+		}
+	}
+	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libelf) */
+	for (i = 0; !err && p->any_stack && i < 2; i++) {
+		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
+
+		err = load_template(tmpl_dir, name, &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup(name), &sb);
 		}
 	}
 	if (!err && p->any_ctx) {

@@ -172,8 +172,11 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 			p->any_core = true;
 		if (pr->vals[i].src == PV_PPID)
 			p->any_core = true;
-		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR)
+		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
+		    pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK)
 			pr->uses_ctx = true;
+		if (pr->vals[i].stack)
+			p->any_stack = true;
 	}
 	if (pr->attach == ATTACH_TRACEPOINT) {
 		p->ctx_sel[pr->ev - p->evs->ev] = true;
@@ -381,5 +384,6 @@ void prog_free(struct prog *p)
 	free(p->raw_sel);
 	free(p->banner);
 	free(p->banner_ctx);
+	free(p->stack_map);
 	nametab_free(p->names);
 }

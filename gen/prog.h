@@ -41,7 +41,15 @@ enum pvalue_src {
 	PV_SAVED,		/* join.member: a value a 'save' kept */
 	PV_LET,			/* a 'let' name */
 	PV_EXPR,		/* a value computed by an expression */
+	PV_KSTACK,		/* kstack: the kernel stack, by bpf_get_stackid() */
+	PV_USTACK,		/* ustack: the user stack, and the process it is in */
 };
+
+/*
+ * kstack and ustack are __u64: the stack id bpf_get_stackid() returns in
+ * the low 32 bits (negative: no stack), the tgid above it for ustack.
+ */
+enum pvalue_stack { STACK_NONE, STACK_KERNEL, STACK_USER };
 
 struct expr;
 
@@ -62,6 +70,7 @@ struct pvalue {
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
+	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
@@ -177,6 +186,8 @@ struct prog {
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
 	bool any_str_print, any_lat;
+	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
+	char *stack_map;
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };

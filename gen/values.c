@@ -436,6 +436,8 @@ static const struct builtin {
 	{ "time", PV_TIME, PV_INT, 8, false },
 	{ "nsecs", PV_TIME, PV_INT, 8, false },
 	{ "cgroup", PV_CGROUP, PV_INT, 8, false },
+	{ "kstack", PV_KSTACK, PV_INT, 8, false },
+	{ "ustack", PV_USTACK, PV_INT, 8, false },
 };
 
 static const struct builtin *find_builtin(const char *name, bool *upper)
@@ -504,6 +506,7 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 		v->size = set->members[m].size;
 		v->is_signed = set->members[m].is_signed;
 		v->join = i;
+		v->stack = set->members[m].stack;
 		v->member = xstrdup(set->members[m].cname);
 		return 0;
 	}
@@ -559,6 +562,11 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.kind = b->kind;
 		v.size = b->size;
 		v.is_signed = b->is_signed;
+		if (b->src == PV_KSTACK || b->src == PV_USTACK) {
+			v.stack = b->src == PV_KSTACK ? STACK_KERNEL : STACK_USER;
+			if (!r->p->stack_map)
+				r->p->stack_map = prog_ident(r->p, "stackmap");
+		}
 	}
 add:
 	if (v.src == PV_CTX || v.src == PV_USTR)
@@ -618,7 +626,7 @@ int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type
 	v = &r->pr->vals[id];
 	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;
 	t->is_signed = v->kind == PV_INT && v->is_signed;
-	t->is_ptr = v->kind == PV_PTR;
+	t->is_ptr = v->kind == PV_PTR || v->stack;	/* a stack is compared or printed, never computed */
 	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 : v->size;
 	return id;
 }

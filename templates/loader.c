@@ -18,6 +18,9 @@
 #include <bpf/libbpf.h>
 #include "{{TOOL}}.h"
 #include "{{TOOL}}.skel.h"
+{{#if STACKS}}
+#include "tpgen_syms.h"
+{{/if}}
 
 static struct env {
 	long duration;
@@ -27,6 +30,9 @@ static struct env {
 	bool json;
 	bool verbose;
 	bool timestamp;
+{{#if STACKS}}
+	bool folded;
+{{/if}}
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
 } env;
@@ -43,6 +49,9 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "JSON lines instead of text", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug log", 0 },
+{{#if STACKS}}
+	{ "folded", 'f', NULL, 0, "Stacks folded, one line each: comm;root;...;leaf value (flame graphs)", 0 },
+{{/if}}
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -93,6 +102,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'T':
 		env.timestamp = true;
 		break;
+{{#if STACKS}}
+	case 'f':
+		env.folded = true;
+		break;
+{{/if}}
 	case ARGP_KEY_ARG:
 		/* libbpf-tools' positional [interval] [count] */
 		if (env.nargs == 0)
@@ -264,9 +278,63 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 	}
 }
 {{/if}}
+{{#if STACKS}}
+
+/* kstack and ustack: ids into the stack map, symbolized here */
+static int stack_fd = -1;
+static struct tpgen_syms *syms;
+
+/* A kstack or ustack value (the id in the low 32 bits, negative: none; the tgid above): its frames. */
+static int stack_read(__u64 v, unsigned long long *ips, int *pid)
+{
+	__s32 id = (__s32)(__u32)v;
+	int n;
+
+	*pid = (int)(v >> 32);
+	if (id < 0 || bpf_map_lookup_elem(stack_fd, &id, ips))
+		return 0;
+	for (n = 0; n < TPGEN_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
+}
+
+/* One frame per line, innermost first, "--" before it when 'sep'; whether there was one. */
+static __attribute__((unused)) bool print_stack(__u64 v, bool user, const char *indent, bool sep)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	int pid, n = stack_read(v, ips, &pid);
+
+	if (!n)
+		return false;
+	if (sep)
+		printf("%s--\n", indent);
+	tpgen_stack_print(syms, stdout, indent, user ? pid : -1, ips, n);
+	return true;
+}
+
+/* JSON: an array of frames, innermost first */
+static __attribute__((unused)) void print_stack_json(__u64 v, bool user)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	struct tpgen_sym_info info;
+	int pid, i, n = stack_read(v, ips, &pid);
+	char name[512];
+
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		if (user ? tpgen_syms_user(syms, pid, ips[i], &info) : tpgen_syms_kernel(syms, ips[i], &info))
+			info.name = NULL;
+		tpgen_sym_str(name, sizeof(name), &info, true);
+		if (i)
+			putchar(',');
+		print_json_str(name);
+	}
+	putchar(']');
+}
+{{/if}}
 {{#if AGG}}
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_KSTACK, COL_USTACK };
 
 /* a member of a key: its heading, JSON name, place and kind */
 struct col {
@@ -423,6 +491,13 @@ static void print_col(const struct col *c, const char *key, bool last)
 		return;
 	}
 	v = col_value(c, key);
+{{#if STACKS}}
+	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
+		if (env.json)	/* text: the frames follow the row */
+			print_stack_json(v, c->kind == COL_USTACK);
+		return;
+	}
+{{/if}}
 	if (c->kind == COL_PTR)
 		printf(env.json ? "\"0x%-*llx\"" : "0x%-*llx", w ? w - 2 : 0, (unsigned long long)v);
 	else if (c->kind == COL_S)
@@ -483,6 +558,67 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	return n;
 }
 
+{{#if STACKS}}
+
+static bool is_stack(const struct col *c)
+{
+	return c->kind == COL_KSTACK || c->kind == COL_USTACK;
+}
+
+/* The frames of a row's stacks, under it: kernel, then user ones, "--" between. */
+static void print_row_stacks(const struct agg *a, const char *key)
+{
+	bool any = false;
+
+	for (int k = 0; k < a->nr_keys; k++)
+		if (is_stack(&a->keys[k]))
+			any |= print_stack(col_value(&a->keys[k], key), a->keys[k].kind == COL_USTACK,
+					   "        ", any);
+}
+
+/*
+ * -f: one line per row, "key;...;user root;...;-;kernel root;...;leaf value",
+ * the other keys first (comm), as libbpf-tools' offcputime -f and
+ * flamegraph.pl read it; the value is the row's first function.
+ */
+static void print_folded(const struct agg *a, const char *key, const char *val)
+{
+	unsigned long long kips[TPGEN_STACK_DEPTH], uips[TPGEN_STACK_DEPTH];
+	int k, kn = 0, un = 0, pid = -1, kpid;
+	char prefix[512] = "", line[16384];
+	size_t len = 0;
+	__u64 v;
+
+	for (k = 0; k < a->nr_keys; k++) {
+		const struct col *c = &a->keys[k];
+
+		if (c->kind == COL_KSTACK && !kn)
+			kn = stack_read(col_value(c, key), kips, &kpid);
+		else if (c->kind == COL_USTACK && !un)
+			un = stack_read(col_value(c, key), uips, &pid);
+		else if (!is_stack(c) && len < sizeof(prefix)) {
+			const char *sep = len ? ";" : "";
+			int w;
+
+			if (c->kind == COL_STR)
+				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%.*s", sep, (int)c->size,
+					     key + c->off);
+			else if (c->kind == COL_S)
+				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%lld", sep,
+					     (long long)col_value(c, key));
+			else
+				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%llu", sep,
+					     (unsigned long long)col_value(c, key));
+			len += w > 0 ? (size_t)w : 0;
+		}
+	}
+	tpgen_stack_folded(syms, line, sizeof(line), len ? prefix : NULL, pid, uips, un, kips, kn);
+	v = a->fns & AGG_SUM && (a->sort == AGG_SUM || !(a->fns & AGG_COUNT)) ? val_u64(val, a->off_sum) :
+	    val_u64(val, a->off_count);
+	printf("%s %llu\n", line, (unsigned long long)v);
+}
+{{/if}}
+
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -495,6 +631,16 @@ static void print_agg(const struct agg *a, bool reset)
 		return;
 	if (a->top && n > a->top)
 		n = a->top;
+{{#if STACKS}}
+	for (k = 0; env.folded && !env.json && !(a->fns & (AGG_HIST | AGG_LHIST)) && k < a->nr_keys; k++) {
+		if (!is_stack(&a->keys[k]))
+			continue;
+		for (i = 0; i < n; i++)
+			print_folded(a, buf + i * row, buf + i * row + a->key_size);
+		free(buf);
+		return;
+	}
+{{/if}}
 	if (!env.json && !(a->fns & (AGG_HIST | AGG_LHIST))) {
 		printf("\n%s\n", a->title);
 		if (a->fns & AGG_COUNT)
@@ -507,9 +653,14 @@ static void print_agg(const struct agg *a, bool reset)
 			printf(" %10s", "MIN");
 		if (a->off_max)
 			printf(" %10s", "MAX");
-		for (k = 0; k < a->nr_keys; k++)
+		for (k = 0; k < a->nr_keys; k++) {
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;	/* frames under each row */
+{{/if}}
 			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
 			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+		}
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {
 		printf("\n%s\n", a->title);
@@ -563,10 +714,21 @@ static void print_agg(const struct agg *a, bool reset)
 			continue;
 		}
 		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;	/* stacks go under the row */
+{{/if}}
 			printf("  ");
-			print_col(&a->keys[k], key, k == a->nr_keys - 1);
+			print_col(&a->keys[k], key, last);
 		}
 		printf("\n");
+{{#if STACKS}}
+		print_row_stacks(a, key);
+{{/if}}
 	}
 	free(buf);
 }
@@ -842,6 +1004,15 @@ int main(int argc, char **argv)
 {{#if AGG}}
 	{{AGGS_SETUP}}
 {{/if}}
+{{#if STACKS}}
+	stack_fd = bpf_map__fd(skel->maps.{{STACK_MAP}});
+	syms = tpgen_syms_new();
+	if (!syms) {
+		err = -errno;
+		fprintf(stderr, "Failed to set up stack symbolization: %s\n", strerror(errno));
+		goto cleanup;
+	}
+{{/if}}
 	err = {{SKEL}}__attach(skel);
 	if (err) {
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));
@@ -935,5 +1106,8 @@ cleanup:
 	ring_buffer__free(rb);
 {{/if}}
 	{{SKEL}}__destroy(skel);
+{{#if STACKS}}
+	tpgen_syms_free(syms);
+{{/if}}
 	return err < 0 ? -err : 0;
 }

@@ -1,0 +1,53 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# Stacks (kstack, ustack) as keys of aggregations, live: specs/offcputime.yaml
+# around a thread this test puts to sleep in nanosleep() ("tpgen-offcpu").
+# Its kernel stack shows the sleep path by name (do_nanosleep, schedule), in
+# the indented text, in JSON, and folded (-f) in one line with its comm and
+# the time, as flame graph tools read it; on x86_64 its user stack shows the
+# function of the test program that made the system call.
+. "$(dirname "$0")/lib.sh"
+cd "$TPGEN_ROOT" || exit 1
+require_live
+. "$(dirname "$0")/spec_lib.sh"
+
+out=$T/out
+"$TPGEN" specs/offcputime.yaml -o "$out" || fail "tpgen specs/offcputime.yaml"
+make -s -C "$out/offcputime" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
+cc -O0 -g -fno-omit-frame-pointer -Wall -Werror tests/stacks/sleeper.c -o "$T/sleeper" || fail "sleeper"
+
+"$T/sleeper" >"$T/sleeper.pid" &
+spid=$!
+trap 'kill $spid 2>/dev/null' EXIT
+for i in $(seq 50); do [ -s "$T/sleeper.pid" ] && break; sleep 0.1; done
+
+# JSON (-j): the frames of each stack, innermost first
+start offcputime
+sleep 1
+stop offcputime
+expect offcputime '"comm":"tpgen-offcpu","kstack":\[("[^"]*",)*"do_nanosleep\+0x[0-9a-f]+",' \
+	"kernel stack with do_nanosleep for the sleeping thread"
+expect offcputime '"comm":"tpgen-offcpu","kstack":\[("[^"]*",)*"schedule\+0x[0-9a-f]+",' \
+	"kernel stack with schedule for the sleeping thread"
+expect offcputime '"comm":"tpgen-offcpu",.*"sum":[1-9][0-9]*\}' "off-CPU time of the sleeping thread"
+if [ "$(uname -m)" = x86_64 ]; then
+	expect offcputime '"comm":"tpgen-offcpu",.*"ustack":\["tpgen_offcpu_sleep\+0x[0-9a-f]+","main\+0x[0-9a-f]+"' \
+		"user stack of the sleeping thread, from the test program's symbols"
+fi
+
+# folded (-f): comm;user root;...;-;kernel root;...;leaf time
+"$out/offcputime/offcputime" -f -d 2 >"$T/folded.out" 2>"$T/folded.err" || { cat "$T/folded.err"; fail "offcputime -f"; }
+grep -Eq '^tpgen-offcpu;([^; ]+;)*do_nanosleep;([^; ]+;)*schedule;([^; ]+;)*[^; ]+ [1-9][0-9]*$' "$T/folded.out" || {
+	head -20 "$T/folded.out"; fail "no folded line of tpgen-offcpu with do_nanosleep and schedule and a time"; }
+if [ "$(uname -m)" = x86_64 ]; then
+	grep -Eq '^tpgen-offcpu;([^; ]+;)*main;tpgen_offcpu_sleep;-;([^; ]+;)*do_nanosleep;' "$T/folded.out" || {
+		grep tpgen-offcpu "$T/folded.out"; fail "folded: no user frames main;tpgen_offcpu_sleep before '-'"; }
+fi
+grep -Ev '^[^ ]+ [0-9]+$' "$T/folded.out" && fail "folded: a line that is not 'frames count'"
+
+# text: the row, then its frames indented under it
+"$out/offcputime/offcputime" -d 2 >"$T/text.out" 2>"$T/text.err" || { cat "$T/text.err"; fail "offcputime"; }
+awk '/^ +[0-9]+  tpgen-offcpu$/ { row = 1; next } row && /^ +0x[0-9a-f]+ do_nanosleep\+0x/ { found = 1 }
+	/^ +[0-9]+  / { row = 0 } END { exit !found }' "$T/text.out" || {
+	head -40 "$T/text.out"; fail "text: no do_nanosleep frame under the tpgen-offcpu row"; }
+echo "ok: offcputime shows the sleeping thread's stacks"

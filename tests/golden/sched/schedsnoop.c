@@ -270,7 +270,7 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 	}
 }
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_KSTACK, COL_USTACK };
 
 /* a member of a key: its heading, JSON name, place and kind */
 struct col {
@@ -503,6 +503,7 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	return n;
 }
 
+
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -527,9 +528,10 @@ static void print_agg(const struct agg *a, bool reset)
 			printf(" %10s", "MIN");
 		if (a->off_max)
 			printf(" %10s", "MAX");
-		for (k = 0; k < a->nr_keys; k++)
+		for (k = 0; k < a->nr_keys; k++) {
 			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
 			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+		}
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {
 		printf("\n%s\n", a->title);
@@ -583,8 +585,10 @@ static void print_agg(const struct agg *a, bool reset)
 			continue;
 		}
 		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
 			printf("  ");
-			print_col(&a->keys[k], key, k == a->nr_keys - 1);
+			print_col(&a->keys[k], key, last);
 		}
 		printf("\n");
 	}

@@ -400,10 +400,11 @@ static const char *ctx_type(const struct pprobe *pr, char *buf, size_t n)
 	return buf;
 }
 
-/* The locals of the raw arguments read through pointers (CO-RE starts from a local). */
+/* The locals of the raw arguments (or record fields) read through pointers (CO-RE starts from a local). */
 static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 {
-	sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
+	if (pr->attach != ATTACH_TRACEPOINT)
+		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
 	for (int i = 0; i < pr->nr_vals; i++) {
 		const struct pvalue *v = &pr->vals[i];
 		int j;
@@ -413,7 +414,11 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 		for (j = 0; j < i; j++)
 			if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
 				break;
-		if (j == i)
+		if (j < i)
+			continue;
+		if (v->field)	/* a pointer field of the record */
+			sb_printf(sb, "\t%s%s = (void *)ctx->%s;\n", v->arg_type, v->arg_local, v->arg);
+		else
 			sb_printf(sb, "\t%s%s = (void *)args->%s;\n", v->arg_type, v->arg_local, v->arg);
 	}
 }
@@ -438,7 +443,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
 	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
 		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
-	if (pr->attach != ATTACH_TRACEPOINT && uses_raw)
+	if (uses_raw)
 		emit_raw_locals(sb, pr);
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct psaved *set = &p->sets[pr->joins[i].set];

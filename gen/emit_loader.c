@@ -291,8 +291,8 @@ void emit_layout(struct strbuf *sb, const struct prog *p)
 				if (pr->attach != ATTACH_TRACEPOINT || pr->ev != ev)
 					continue;
 				for (int v = 0; v < pr->nr_vals && !used; v++)
-					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR) &&
-					       pr->vals[v].field == fd;
+					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR ||
+						pr->vals[v].src == PV_RAW) && pr->vals[v].field == fd;
 			}
 			if (used)
 				sb_printf(sb, "%s{ \"%s/%s\", \"%s\", %u, %u, %s },", sb->len ? "\n" : "", ev->sys,

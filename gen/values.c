@@ -147,59 +147,130 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 	return -EINVAL;
 }
 
-/* Fill v from a raw argument and a member chain ("pid" or "mm", "owner"). */
-static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
-		     int nr_members, size_t off)
+static const char *struct_kw(const struct btf_type *t)
+{
+	return btf_is_union(t) ? "union" : "struct";
+}
+
+/* A named struct or union of the kernel's BTF, for a cast: "struct tcp_sock". */
+static int find_struct(const struct btf *btf, const char *spelled, __u32 *id)
+{
+	bool is_union = !strncmp(spelled, "union ", 6);
+	const char *name = spelled + (is_union ? 6 : 7);
+	int i;
+
+	i = btf__find_by_name_kind(btf, name, is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+	if (i <= 0)
+		return -ENOENT;
+	*id = i;
+	return 0;
+}
+
+/*
+ * Fill v from a base pointer and a member path ("->mm->owner",
+ * "->__sk_common.skc_family", "->cred->uid.val", "->comm[0]"): '->'
+ * through pointers to structs or unions, '.' into embedded ones, '[N]' into
+ * arrays (N checked against the array's size). 'base' is the argument's
+ * type, 'cast' a struct or union the base pointer is taken as, or NULL.
+ * The C path is BPF_CORE_READ()'s: one argument per pointer followed,
+ * "mm, owner", "__sk_common.skc_family".
+ */
+static int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u32 base,
+		      const char *cast, const char *members, size_t off)
 {
 	const struct btf *btf = r->p->btf;
-	struct tinfo ti;
+	const struct btf_type *t;
 	struct strbuf path;
-	__u32 id = a->type_id;
-	int i, err;
+	struct tinfo ti;
+	__u32 id = base, sid = 0;
+	const char *s = members, *prev = base_name;
+	char name[128];
+	int err;
 
 	sb_init(&path);
-	if (classify(btf, id, &ti))
-		goto unsupported;
-	if (nr_members && ti.kind == PV_PTR && ti.struct_id) {
-		static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta" };
-		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
-
-		/* CO-RE reads start from a local: args->x would be relocated against the args struct */
-		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
-					btf__name_by_offset(btf, st->name_off));
-		v->arg_local = xstrdup(a->name);
-		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
-		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
-		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
-			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
-				free(v->arg_local);
-				v->arg_local = xasprintf("arg_%s", a->name);
-				break;
-			}
+	if (cast) {
+		if (find_struct(btf, cast, &sid)) {
+			spec_error(r->p->spec, &r->src->loc, off, "the kernel's BTF has no %s", cast);
+			return -EINVAL;
+		}
 	}
-	for (i = 0; i < nr_members; i++) {
-		if (ti.kind != PV_PTR || !ti.struct_id) {
-			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
-				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		err = find_member(btf, ti.struct_id, members[i], &id);
-		if (err) {
-			const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
+	while (*s) {
+		char op = *s == '-' ? '>' : *s;
+		size_t n = 0;
 
-			spec_error(r->p->spec, &r->src->loc, off, err == -EOPNOTSUPP ?
-				   "'%s' of %s %s is a bit-field: tpgen cannot read bit-fields" :
-				   "%s %s has no member '%s'", err == -EOPNOTSUPP ? members[i] :
-				   btf_is_union(st) ? "union" : "struct", err == -EOPNOTSUPP ?
-				   (btf_is_union(st) ? "union" : "struct") : btf__name_by_offset(btf, st->name_off),
-				   err == -EOPNOTSUPP ? btf__name_by_offset(btf, st->name_off) : members[i]);
-			sb_free(&path);
-			return -EINVAL;
+		s += op == '>' ? 2 : 1;
+		if (op == '[') {
+			unsigned long long idx = strtoull(s, NULL, 10);
+			const struct btf_array *arr;
+
+			t = btf__type_by_id(btf, skip_mods(btf, id));
+			while (*s != ']')
+				s++;
+			s++;
+			if (!t || !btf_is_array(t)) {
+				spec_error(r->p->spec, &r->src->loc, off, "'%s' is not an array: '[%llu]' does not "
+					   "apply", prev, idx);
+				goto fail;
+			}
+			arr = btf_array(t);
+			if (idx >= arr->nelems) {
+				spec_error(r->p->spec, &r->src->loc, off, "'%s' has %u elements: [%llu] is past its end",
+					   prev, arr->nelems, idx);
+				goto fail;
+			}
+			id = arr->type;
+			sb_printf(&path, "[%llu]", idx);
+			continue;
 		}
-		sb_printf(&path, "%s%s", i ? ", " : "", members[i]);
-		if (classify(btf, id, &ti))
-			goto unsupported;
+		while (s[n] && s[n] != '.' && s[n] != '[' && !(s[n] == '-' && s[n + 1] == '>'))
+			n++;
+		if (n >= sizeof(name)) {
+			spec_error(r->p->spec, &r->src->loc, off, "member name '%.*s' is too long", (int)n, s);
+			goto fail;
+		}
+		memcpy(name, s, n);
+		name[n] = '\0';
+		s += n;
+		if (op == '>') {
+			if (!cast) {
+				if (classify(btf, id, &ti) || ti.kind != PV_PTR || !ti.struct_id) {
+					spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
+						   "cannot read '%s' through it", prev, name);
+					goto fail;
+				}
+				sid = ti.struct_id;
+			}
+			sb_puts(&path, path.len ? ", " : "");
+		} else {
+			sid = skip_mods(btf, id);
+			t = btf__type_by_id(btf, sid);
+			if (!t || !(btf_is_struct(t) || btf_is_union(t))) {
+				spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a struct or union: cannot "
+					   "read '.%s' of it%s", prev, name, classify(btf, id, &ti) == 0 &&
+					   ti.struct_id ? " (a pointer: use '->')" : "");
+				goto fail;
+			}
+			sb_putc(&path, '.');
+		}
+		err = find_member(btf, sid, name, &id);
+		if (err) {
+			t = btf__type_by_id(btf, sid);
+			if (err == -EOPNOTSUPP)
+				spec_error(r->p->spec, &r->src->loc, off, "'%s' of %s %s is a bit-field: tpgen "
+					   "cannot read bit-fields", name, struct_kw(t), btf__name_by_offset(btf, t->name_off));
+			else
+				spec_error(r->p->spec, &r->src->loc, off, "%s %s has no member '%s'", struct_kw(t),
+					   btf__name_by_offset(btf, t->name_off), name);
+			goto fail;
+		}
+		sb_puts(&path, name);
+		prev = name;
+		cast = NULL;
+	}
+	if (classify(btf, id, &ti)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
+			   "(integers, enums, pointers and char strings only)", v->name);
+		goto fail;
 	}
 	v->src = PV_RAW;
 	v->kind = ti.kind;
@@ -207,15 +278,71 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 	v->is_signed = ti.is_signed;
 	v->str_ptr = ti.str_ptr;
 	v->is_bool = ti.is_bool;
-	v->arg = xstrdup(a->name);
-	v->path = nr_members ? sb_steal(&path) : NULL;
+	v->path = sb_steal(&path);
 	sb_free(&path);
 	return 0;
-unsupported:
-	spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
-		   "(integers, enums, pointers and char strings only)", v->name);
+fail:
 	sb_free(&path);
 	return -EINVAL;
+}
+
+/* The local a path starts from: the argument's name, "arg_<name>" for one the handler uses. */
+static char *path_local(const char *name, const char *cast)
+{
+	static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta", "val" };
+
+	if (cast)	/* ((struct tcp_sock *)sk): sk_tcp_sock */
+		return xasprintf("%s_%s", name, strchr(cast, ' ') + 1);
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(name, taken[i]) || !strncmp(name, "buf_", 4))
+			return xasprintf("arg_%s", name);
+	return xstrdup(name);
+}
+
+/* Fill v from a raw argument and a member path ("->mm->owner") or none. */
+static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, const char *cast,
+		     const char *members, size_t off)
+{
+	const struct btf *btf = r->p->btf;
+	struct tinfo ti;
+	int err;
+
+	if (classify(btf, a->type_id, &ti)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
+			   "(integers, enums, pointers and char strings only)", v->name);
+		return -EINVAL;
+	}
+	if (!members || !*members) {
+		v->src = PV_RAW;
+		v->kind = ti.kind;
+		v->size = ti.size;
+		v->is_signed = ti.is_signed;
+		v->str_ptr = ti.str_ptr;
+		v->is_bool = ti.is_bool;
+		v->arg = xstrdup(a->name);
+		return 0;
+	}
+	if (cast && ti.kind != PV_PTR && !(ti.kind == PV_INT && ti.size == 8)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer: it cannot be cast to '%s *'",
+			   a->name, cast);
+		return -EINVAL;
+	}
+	err = path_value(r, v, a->name, a->type_id, cast, members, off);
+	if (err)
+		return err;
+	if (cast) {
+		v->arg_type = xasprintf("%s *", cast);
+	} else {
+		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
+
+		v->arg_type = xasprintf("%s %s *", struct_kw(st), btf__name_by_offset(btf, st->name_off));
+		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
+		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
+	}
+	/* CO-RE reads start from a local: args->x would be relocated against the args struct */
+	v->arg_local = path_local(a->name, cast);
+	v->arg = xstrdup(a->name);
+	return 0;
 }
 
 static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
@@ -226,36 +353,63 @@ static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
 	return NULL;
 }
 
+/*
+ * "name", "name->path" or "((struct T *)name)->path": the base name, the cast
+ * (NULL without one) and the path (NULL without one), copied into 'buf'.
+ */
+static void split_ref(const char *ref, char *buf, size_t size, const char **name, const char **cast,
+		      const char **path)
+{
+	char *p;
+
+	snprintf(buf, size, "%s", ref);
+	*cast = NULL;
+	*path = NULL;
+	if (!strncmp(buf, "((", 2) && (p = strstr(buf, " *)"))) {
+		*p = '\0';
+		*cast = buf + 2;
+		*name = p + 3;
+		p = strchr(p + 3, ')');
+		if (p) {
+			*p = '\0';
+			*path = p + 1;
+		}
+		return;
+	}
+	*name = buf;
+	for (p = buf; *p; p++)
+		if (*p == '.' || *p == '[' || (p[0] == '-' && p[1] == '>'))
+			break;
+	if (*p) {
+		*path = ref + (p - buf);	/* with its first operator */
+		*p = '\0';
+	}
+}
+
 static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
 	const struct raw_tp *tp = r->pr->raw;
 	const struct raw_arg *a, *found = NULL;
-	char *members[16], *copy, *s, *arrow;
+	const char *base, *cast, *path, *rest = NULL;
+	char buf[512];
 	struct tinfo ti;
 	__u32 id;
-	int n = 0, i, err, nfound = 0;
-	const char *rest = NULL;
+	int i, nfound = 0;
 
-	if (strstr(name, "->")) {
-		copy = xstrdup(name);
-		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
-			*arrow = '\0';
-			members[n++] = s;
-		}
-		members[n++] = s;
-		a = find_arg(tp, members[0]);
-		if (!a) {
-			err = unknown_field(r, members[0], off);
-			free(copy);
-			return err;
-		}
-		err = raw_value(r, v, a, members + 1, n - 1, off);
-		free(copy);
-		return err;
+	if (strlen(name) >= sizeof(buf) - 2) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%.32s...' is too long a name", name);
+		return -EINVAL;
+	}
+	split_ref(name, buf, sizeof(buf), &base, &cast, &path);
+	if (path || cast) {
+		a = find_arg(tp, base);
+		if (!a)
+			return unknown_field(r, base, off);
+		return raw_value(r, v, a, cast, path, off);
 	}
 	a = find_arg(tp, name);
 	if (a)
-		return raw_value(r, v, a, NULL, 0, off);
+		return raw_value(r, v, a, NULL, NULL, off);
 	/*
 	 * Format fields that the kernel fills from an argument's members, as
 	 * sched_switch's next_comm (next->comm) or sched_wakeup's pid (p->pid):
@@ -292,8 +446,13 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	}
 	if (!found)
 		return -ENOENT;
-	members[0] = (char *)rest;
-	return raw_value(r, v, found, members, 1, off);
+	{
+		char *members = xasprintf("->%s", rest);
+		int err = raw_value(r, v, found, NULL, members, off);
+
+		free(members);
+		return err;
+	}
 }
 
 /*
@@ -401,17 +560,110 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 	return -EINVAL;
 }
 
+/*
+ * A member path through a pointer field of a tracepoint's record:
+ * "((struct sock *)skaddr)->__sk_common.skc_family", or "p->pid" where the
+ * format file names the field's struct. CO-RE reads from a local holding it.
+ */
+static int resolve_ctx_path(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const struct tp_event *ev = r->pr->ev;
+	const struct tp_field *f = NULL;
+	const char *base, *cast, *path;
+	char buf[512], *fwd = NULL;
+	int i, err;
+
+	if (strlen(name) >= sizeof(buf)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%.32s...' is too long a name", name);
+		return -EINVAL;
+	}
+	split_ref(name, buf, sizeof(buf), &base, &cast, &path);
+	for (i = 0; i < ev->nr_fields; i++)
+		if (!strcmp(ev->fields[i].name, base))
+			f = &ev->fields[i];
+	if (!f)
+		return unknown_field(r, base, off);
+	if (f->offset < 8 || !(f->kind == FIELD_POINTER || (f->kind == FIELD_SCALAR && f->size == 8))) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' (%s) is not a pointer: no member path "
+			   "through it", base, f->type);
+		return -EINVAL;
+	}
+	if (!r->p->btf) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' reads kernel memory as the kernel's BTF lays "
+			   "it out: no BTF was found (--btf FILE)", name);
+		return -EINVAL;
+	}
+	if (!cast) {
+		if (!f->fwd) {
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' is a '%s': say what it points to with a "
+				   "cast, '((struct NAME *)%s)%s'", base, f->type, base, path);
+			return -EINVAL;
+		}
+		fwd = xstrdup(f->fwd);
+		cast = fwd;
+	}
+	err = path_value(r, v, base, 0, cast, path, off);
+	if (!err) {
+		v->field = f;
+		v->arg = xstrdup(f->cname);
+		v->arg_type = xasprintf("%s *", cast);
+		v->arg_local = path_local(f->cname, fwd ? NULL : cast);
+	}
+	free(fwd);
+	return err;
+}
+
+/* A name with a path or a cast: "p->pid", "sk->__sk_common.skc_family", "((struct x *)p)->y" */
+static bool is_path(const char *name)
+{
+	return name[0] == '(' || strstr(name, "->") || strchr(name, '[');
+}
+
+/* "start.ts" is a joined value when 'start' is a plain name that is no argument or field */
+static bool is_saved_ref(const struct resolver *r, const char *name)
+{
+	const char *dot = strchr(name, '.');
+	size_t n;
+
+	if (!dot)
+		return false;
+	n = dot - name;
+	for (size_t i = 0; i < n; i++)
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
+			return false;	/* "p->cred.x", "((struct s *)p)->a.b": a path */
+	for (int i = 0; i < r->pr->nr_joins; i++)
+		if (strlen(r->p->sets[r->pr->joins[i].set].name) == n &&
+		    !strncmp(r->p->sets[r->pr->joins[i].set].name, name, n))
+			return true;
+	if (r->pr->attach == ATTACH_TRACEPOINT) {
+		for (int i = 0; i < r->pr->ev->nr_fields; i++)
+			if (strlen(r->pr->ev->fields[i].name) == n && !strncmp(r->pr->ev->fields[i].name, name, n))
+				return false;
+	} else {
+		for (int i = 0; i < r->pr->raw->nr_args; i++)
+			if (strlen(r->pr->raw->args[i].name) == n && !strncmp(r->pr->raw->args[i].name, name, n))
+				return false;
+	}
+	return true;
+}
+
+/* The C member of a value: "prev->mm->owner" -> prev_mm_owner, "((struct tcp_sock *)sk)->srtt_us" -> sk_srtt_us */
 static char *c_name_of(const char *name)
 {
 	char *c = xmalloc(strlen(name) + 1), *d = c;
-	const char *s;
+	const char *s = name, *e;
 
-	for (s = name; *s; s++) {
+	if (!strncmp(s, "((", 2) && (e = strstr(s, " *)")))
+		s = e + 3;	/* the cast's type is not part of the name */
+	for (; *s; s++) {
 		if (s[0] == '-' && s[1] == '>') {
 			*d++ = '_';
 			s++;
-		} else {
-			*d++ = *s == '.' ? '_' : *s;
+		} else if (*s == '.' || *s == '[') {
+			*d++ = '_';
+		} else if (*s != ')' && *s != ']') {
+			*d++ = *s;
 		}
 	}
 	*d = '\0';
@@ -541,8 +793,14 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.join = -1;
 		goto add;
 	}
-	if (strchr(name, '.')) {
+	if (is_saved_ref(r, name)) {
 		err = saved_value(r, &v, name, off);
+		if (err)
+			return err;
+		goto add;
+	}
+	if (pr->attach == ATTACH_TRACEPOINT && (is_path(name) || strchr(name, '.'))) {
+		err = resolve_ctx_path(r, &v, name, off);
 		if (err)
 			return err;
 		goto add;

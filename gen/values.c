@@ -184,7 +184,7 @@ static int path_value(struct resolver *r, struct pvalue *v, const char *base_nam
 	struct tinfo ti;
 	__u32 id = base, sid = 0;
 	const char *s = members, *prev = base_name;
-	char name[128];
+	char name[128], prev_name[128];
 	int err;
 
 	sb_init(&path);
@@ -264,7 +264,8 @@ static int path_value(struct resolver *r, struct pvalue *v, const char *base_nam
 			goto fail;
 		}
 		sb_puts(&path, name);
-		prev = name;
+		memcpy(prev_name, name, sizeof(name));
+		prev = prev_name;
 		cast = NULL;
 	}
 	if (classify(btf, id, &ti)) {

@@ -22,6 +22,19 @@ int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct
 	err = expr_parse(r->p->spec, src, out);
 	if (!err)
 		err = expr_check(*out, r->p->spec, src, cond, value_expr_resolve, r, &r->pr->lits);
+	if (!err && (*out)->op != EX_REF) {
+		int *refs = NULL, nr = 0;
+
+		/* a filter, or a computed value: it would read 1 KiB onto a 512-byte BPF stack */
+		expr_refs(*out, &refs, &nr);
+		for (int i = 0; i < nr && !err; i++)
+			if (r->pr->vals[refs[i]].argv) {
+				spec_error(r->p->spec, &src->loc, 0, "'%s' is an argument list: it can be printed or "
+					   "saved, not tested or computed with", r->pr->vals[refs[i]].name);
+				err = -EINVAL;
+			}
+		free(refs);
+	}
 	if (err) {
 		expr_free(*out);
 		*out = NULL;
@@ -171,6 +184,7 @@ static void member_of(struct pvalue *m, const struct pvalue *v, const char *cnam
 	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
 	m->is_signed = v->is_signed;
 	m->stack = v->stack;
+	m->argv = v->argv;
 	m->cname = xstrdup(cname);
 	m->name = xstrdup(cname);
 }

@@ -105,6 +105,7 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		break;
 	case PV_COMM:
 	case PV_USTR:
+	case PV_UARGV:
 		break;
 	}
 }
@@ -121,6 +122,10 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		else
 			sb_printf(sb, "%s%s__read_%s(ctx, %s, sizeof(%s));\n", indent, pr->ev->struct_name,
 				  v->field->cname, dst, dst);
+		break;
+	case PV_UARGV:
+		sb_printf(sb, "%stpgen_read_argv(%s, (const char *const *)(unsigned long)ctx->%s);\n", indent, dst,
+			  v->field->cname);
 		break;
 	case PV_USTR:
 		/* a syscall's argument: the string is in the caller's memory */
@@ -141,8 +146,9 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
 		break;
 	case PV_SAVED:
-		sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), %s->%s);\n", indent, dst, dst,
-			  pr->joins[v->join].local, v->member);
+		/* argv: every string, and the count and cut at its end */
+		sb_printf(sb, "%sbpf_probe_read_kernel%s(%s, sizeof(%s), %s->%s);\n", indent, v->argv ? "" : "_str",
+			  dst, dst, pr->joins[v->join].local, v->member);
 		break;
 	default:
 		break;

@@ -24,7 +24,9 @@ static const char *printf_conv(const struct pvalue *v)
 
 static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj, const char *cname)
 {
-	if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
+	if (v->argv)	/* the strings, quoted as a shell reads them */
+		sb_printf(sb, ", tpgen_argv_str(%s%s, sizeof(%s%s))", obj, cname, obj, cname);
+	else if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
 		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, cname);
 	else
 		sb_printf(sb, ", %s%s", obj, cname);
@@ -76,7 +78,11 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 
 		if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
-			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
+			if (v->argv)
+				sb_printf(sb, "%sprint_json_str(tpgen_argv_str(%s%s, sizeof(%s%s)));\n", indent, obj,
+					  cname, obj, cname);
+			else
+				sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
 		} else if (v->kind == PV_PTR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
 			printf_arg(sb, v, obj, cname);
@@ -292,7 +298,8 @@ void emit_layout(struct strbuf *sb, const struct prog *p)
 					continue;
 				for (int v = 0; v < pr->nr_vals && !used; v++)
 					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR ||
-						pr->vals[v].src == PV_RAW) && pr->vals[v].field == fd;
+						pr->vals[v].src == PV_RAW || pr->vals[v].src == PV_UARGV) &&
+					       pr->vals[v].field == fd;
 			}
 			if (used)
 				sb_printf(sb, "%s{ \"%s/%s\", \"%s\", %u, %u, %s },", sb->len ? "\n" : "", ev->sys,

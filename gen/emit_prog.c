@@ -132,6 +132,7 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "LAYOUT", layout.buf ? layout.buf : "" },
 			{ "STACKS", p->any_stack ? "1" : "" },
 			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
+			{ "ARGV", p->any_argv ? "1" : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 

@@ -15,6 +15,8 @@
 /* kstack, ustack: frames of a stack (the kernel's default sysctl kernel.perf_event_max_stack), stacks kept */
 #define STACK_DEPTH	127
 #define STACK_ENTRIES	4096
+/* argv: bytes kept of an argv-style array (tpgen_read_argv()) */
+#define ARGV_SIZE	1024
 
 /* gen/emit_maps.c */
 void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);

@@ -173,10 +173,12 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 		if (pr->vals[i].src == PV_PPID)
 			p->any_core = true;
 		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
-		    pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK)
+		    pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK || pr->vals[i].src == PV_UARGV)
 			pr->uses_ctx = true;
 		if (pr->vals[i].stack)
 			p->any_stack = true;
+		if (pr->vals[i].argv)
+			p->any_argv = true;
 	}
 	if (pr->attach == ATTACH_TRACEPOINT) {
 		p->ctx_sel[pr->ev - p->evs->ev] = true;

@@ -43,6 +43,7 @@ enum pvalue_src {
 	PV_EXPR,		/* a value computed by an expression */
 	PV_KSTACK,		/* kstack: the kernel stack, by bpf_get_stackid() */
 	PV_USTACK,		/* ustack: the user stack, and the process it is in */
+	PV_UARGV,		/* argv of a syscalls/ event: strings in the caller's memory */
 };
 
 /*
@@ -71,6 +72,7 @@ struct pvalue {
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
+	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
@@ -188,6 +190,7 @@ struct prog {
 	bool any_str_print, any_lat;
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
 	char *stack_map;
+	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };

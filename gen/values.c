@@ -12,6 +12,7 @@
 #include <bpf/btf.h>
 
 #include "prog.h"
+#include "emit_prog.h"
 
 /* ---- values ------------------------------------------------------------ */
 
@@ -614,6 +615,30 @@ static int resolve_ctx_path(struct resolver *r, struct pvalue *v, const char *na
 	return err;
 }
 
+/* An argv-style array of a syscall (execve's 'const char *const * argv'): its strings. */
+static int resolve_uargv(struct resolver *r, struct pvalue *v, const char *name)
+{
+	const struct tp_event *ev = r->pr->ev;
+
+	if (strcmp(ev->sys, "syscalls"))
+		return -ENOENT;
+	for (int i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+
+		if (strcmp(f->name, name) || f->kind != FIELD_POINTER || f->offset < 8 ||
+		    (strcmp(f->type, "const char *const *") && strcmp(f->type, "char **") &&
+		     strcmp(f->type, "const char **") && strcmp(f->type, "char *const *")))
+			continue;
+		v->src = PV_UARGV;
+		v->kind = PV_STR;
+		v->size = ARGV_SIZE;
+		v->argv = true;
+		v->field = f;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* A name with a path or a cast: "p->pid", "sk->__sk_common.skc_family", "((struct x *)p)->y" */
 static bool is_path(const char *name)
 {
@@ -760,6 +785,7 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 		v->is_signed = set->members[m].is_signed;
 		v->join = i;
 		v->stack = set->members[m].stack;
+		v->argv = set->members[m].argv;
 		v->member = xstrdup(set->members[m].cname);
 		return 0;
 	}
@@ -800,6 +826,8 @@ int value_find(struct resolver *r, const char *name, size_t off)
 			return err;
 		goto add;
 	}
+	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, &v, name))
+		goto add;
 	if (pr->attach == ATTACH_TRACEPOINT && (is_path(name) || strchr(name, '.'))) {
 		err = resolve_ctx_path(r, &v, name, off);
 		if (err)
@@ -828,7 +856,7 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		}
 	}
 add:
-	if (v.src == PV_CTX || v.src == PV_USTR)
+	if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV)
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");

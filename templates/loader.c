@@ -665,26 +665,29 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 			kn = stack_read(col_value(c, key), kips, &kpid);
 		else if (c->kind == COL_USTACK && !un)
 			un = stack_read(col_value(c, key), uips, &pid);
-		else if (!is_stack(c) && len < sizeof(prefix)) {
-			const char *sep = len ? ";" : "";
-			int w;
+		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
+			char part[256];
+			size_t start = len;
 
 			if (c->kind == COL_STR)
-				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%.*s", sep, (int)c->size,
-					     key + c->off);
+				snprintf(part, sizeof(part), "%.*s", (int)c->size, key + c->off);
 			else if (c->kind == COL_S)
-				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%lld", sep,
-					     (long long)col_value(c, key));
+				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
 			else
-				w = snprintf(prefix + len, sizeof(prefix) - len, "%s%llu", sep,
-					     (unsigned long long)col_value(c, key));
-			len += w > 0 ? (size_t)w : 0;
+				snprintf(part, sizeof(part), "%llu", (unsigned long long)col_value(c, key));
+			len += snprintf(prefix + len, sizeof(prefix) - len, "%s%s", len ? ";" : "", part);
+			if (len >= sizeof(prefix))
+				len = sizeof(prefix) - 1;
+			/* a ';' or a space in a key would split the line: the key is one frame */
+			for (size_t j = start + !!start; j < len; j++)
+				if (prefix[j] == ';' || prefix[j] == ' ')
+					prefix[j] = '_';
 		}
 	}
-	tpgen_stack_folded(syms, line, sizeof(line), len ? prefix : NULL, pid, uips, un, kips, kn);
+	tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, uips, un, kips, kn);
 	v = a->fns & AGG_SUM && (a->sort == AGG_SUM || !(a->fns & AGG_COUNT)) ? val_u64(val, a->off_sum) :
 	    val_u64(val, a->off_count);
-	printf("%s %llu\n", line, (unsigned long long)v);
+	printf("%s%s%s %llu\n", prefix, len && *line ? ";" : "", line, (unsigned long long)v);
 }
 {{/if}}
 

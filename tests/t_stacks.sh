@@ -1,19 +1,24 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # Stacks (kstack, ustack) as keys of aggregations, live: specs/offcputime.yaml
-# around a thread this test puts to sleep in nanosleep() ("tpgen-offcpu").
+# and specs/wakeuptime.yaml around a thread this test puts to sleep in
+# nanosleep() ("tpgen-offcpu").
 # Its kernel stack shows the sleep path by name (do_nanosleep, schedule), in
 # the indented text, in JSON, and folded (-f) in one line with its comm and
 # the time, as flame graph tools read it; on x86_64 its user stack shows the
-# function of the test program that made the system call.
+# function of the test program that made the system call. wakeuptime folds
+# the sleeper's name, its waker's and the waker's stack down to
+# try_to_wake_up.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 require_live
 . "$(dirname "$0")/spec_lib.sh"
 
 out=$T/out
-"$TPGEN" specs/offcputime.yaml -o "$out" || fail "tpgen specs/offcputime.yaml"
-make -s -C "$out/offcputime" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
+for t in offcputime wakeuptime; do
+	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
+	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
+done
 cc -O0 -g -fno-omit-frame-pointer -Wall -Werror tests/stacks/sleeper.c -o "$T/sleeper" || fail "sleeper"
 
 "$T/sleeper" >"$T/sleeper.pid" &
@@ -50,4 +55,9 @@ grep -Ev '^[^ ]+ [0-9]+$' "$T/folded.out" && fail "folded: a line that is not 'f
 awk '/^ +[0-9]+  tpgen-offcpu$/ { row = 1; next } row && /^ +0x[0-9a-f]+ do_nanosleep\+0x/ { found = 1 }
 	/^ +[0-9]+  / { row = 0 } END { exit !found }' "$T/text.out" || {
 	head -40 "$T/text.out"; fail "text: no do_nanosleep frame under the tpgen-offcpu row"; }
-echo "ok: offcputime shows the sleeping thread's stacks"
+
+# wakeuptime -f: target;waker;the waker's kernel stack, root first, down to the wakeup
+"$out/wakeuptime/wakeuptime" -f -d 2 >"$T/wakeup.out" 2>"$T/wakeup.err" || { cat "$T/wakeup.err"; fail "wakeuptime -f"; }
+grep -Eq '^tpgen-offcpu;[^; ]+;([^; ]+;)*try_to_wake_up(;[^; ]+)* [1-9][0-9]*$' "$T/wakeup.out" || {
+	head -20 "$T/wakeup.out"; fail "wakeuptime: no folded line of tpgen-offcpu woken through try_to_wake_up"; }
+echo "ok: offcputime and wakeuptime show the sleeping thread's stacks"

@@ -54,9 +54,13 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 {
 	int j, n = items->nr;
 
+	while (n > 0 && vals[items->v[n - 1].val].stack)
+		n--;	/* stacks go under the line */
 	for (j = 0; j < n; j++) {
 		const struct pvalue *v = &vals[items->v[j].val];
 
+		if (v->stack)
+			continue;
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
 		else
@@ -76,7 +80,11 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 		const struct pvalue *v = &vals[items->v[i].val];
 		const char *cname = items->v[i].cname;
 
-		if (v->kind == PV_STR) {
+		if (v->stack) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
+				  v->stack == STACK_USER ? "true" : "false");
+		} else if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
 			if (v->argv)
 				sb_printf(sb, "%sprint_json_str(tpgen_argv_str(%s%s, sizeof(%s%s)));\n", indent, obj,
@@ -98,7 +106,7 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p)
 {
 	const struct pprobe *only = NULL;
-	int nprint = 0, evw = 5, i, j;
+	int nprint = 0, evw = 5, i, j, n;
 
 	for (i = 0; i < p->nr_probes; i++) {
 		if (!p->probes[i].print.nr)
@@ -137,11 +145,15 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_puts(cases, "\tprintf(\"");
 		if (nprint > 1)
 			sb_printf(cases, " %%-%ds", evw);
-		for (j = 0; j < pr->print.nr; j++) {
+		for (n = pr->print.nr; n > 0 && pr->vals[pr->print.v[n - 1].val].stack; n--)
+			;	/* stacks go under the line */
+		for (j = 0; j < n; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
-			bool last = j == pr->print.nr - 1;
+			bool last = j == n - 1;
 
+			if (v->stack)
+				continue;
 			if (nprint > 1)
 				sb_printf(cases, " %s=%s%%%s", cname, v->kind == PV_PTR ? "0x" : "", conv);
 			else if (last)
@@ -155,8 +167,17 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		if (nprint > 1)
 			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
 		for (j = 0; j < pr->print.nr; j++)
-			printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
-		sb_puts(cases, ");\n\tbreak;\n}\n");
+			if (!pr->vals[pr->print.v[j].val].stack)
+				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
+		sb_puts(cases, ");\n");
+		for (j = 0; j < pr->print.nr; j++) {
+			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
+
+			if (v->stack)	/* its frames, indented under the line */
+				sb_printf(cases, "\tprint_stack(e->%s, %s, \"        \", false);\n", pr->print.v[j].cname,
+					  v->stack == STACK_USER ? "true" : "false");
+		}
+		sb_puts(cases, "\tbreak;\n}\n");
 	}
 }
 

@@ -8,14 +8,15 @@
 # the time, as flame graph tools read it; on x86_64 its user stack shows the
 # function of the test program that made the system call. wakeuptime folds
 # the sleeper's name, its waker's and the waker's stack down to
-# try_to_wake_up.
+# try_to_wake_up. tcpdrop prints a record with its kernel stack (JSON and
+# text), for a SYN the test sends to a closed loopback port.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 require_live
 . "$(dirname "$0")/spec_lib.sh"
 
 out=$T/out
-for t in offcputime wakeuptime; do
+for t in offcputime wakeuptime tcpdrop; do
 	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
@@ -60,4 +61,35 @@ awk '/^ +[0-9]+  tpgen-offcpu$/ { row = 1; next } row && /^ +0x[0-9a-f]+ do_nano
 "$out/wakeuptime/wakeuptime" -f -d 2 >"$T/wakeup.out" 2>"$T/wakeup.err" || { cat "$T/wakeup.err"; fail "wakeuptime -f"; }
 grep -Eq '^tpgen-offcpu;[^; ]+;([^; ]+;)*try_to_wake_up(;[^; ]+)* [1-9][0-9]*$' "$T/wakeup.out" || {
 	head -20 "$T/wakeup.out"; fail "wakeuptime: no folded line of tpgen-offcpu woken through try_to_wake_up"; }
-echo "ok: offcputime and wakeuptime show the sleeping thread's stacks"
+
+# tcpdrop: a record with a stack; a SYN to a closed loopback port is dropped in tcp_v4_rcv
+start tcpdrop
+python3 - "$T/drop.pid" <<'PY'
+import os, socket, sys
+open(sys.argv[1], "w").write(str(os.getpid()))
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+port = s.getsockname()[1]
+s.close()
+try:
+    socket.create_connection(("127.0.0.1", port))
+except ConnectionRefusedError:
+    pass
+PY
+stop tcpdrop
+dp=$(cat "$T/drop.pid")
+expect tcpdrop "\"pid\":$dp,\"comm\":\"python3\",.*\"kstack\":\[(\"[^\"]*\",)*\"tcp_v4_rcv\+0x[0-9a-f]+\"" \
+	"the dropped SYN with tcp_v4_rcv in its kernel stack"
+"$out/tcpdrop/tcpdrop" >"$T/drop.text" 2>"$T/drop.err" &
+pid=$!
+for i in $(seq 100); do grep -q '^Tracing' "$T/drop.err" && break; sleep 0.1; done
+python3 -c 'import socket
+s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
+try: socket.create_connection(("127.0.0.1", p))
+except ConnectionRefusedError: pass'
+sleep 0.5
+kill -INT $pid
+wait $pid || fail "tcpdrop exited $?"
+awk '/ python3 / { row = 1; next } row && /^        0x[0-9a-f]+ tcp_v4_rcv\+0x/ { found = 1 } /^[0-9]/ { row = 0 }
+	END { exit !found }' "$T/drop.text" || { head -30 "$T/drop.text"; fail "tcpdrop text: no tcp_v4_rcv frame under the python3 line"; }
+echo "ok: offcputime, wakeuptime and tcpdrop show stacks"

@@ -57,7 +57,7 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 				}
 			}
 		} else if (v->path) {
-			sb_printf(sb, "BPF_CORE_READ(%s, %s)", v->arg_local, v->path);
+			sb_printf(sb, "BPF_CORE_READ%s(%s, %s)", v->user_mem ? "_USER" : "", v->arg_local, v->path);
 		} else {
 			sb_printf(sb, "args->%s", v->arg);
 		}
@@ -134,10 +134,12 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		break;
 	case PV_RAW:
 		if (!v->str_ptr)
-			sb_printf(sb, "%sBPF_CORE_READ_STR_INTO(&%s, %s, %s);\n", indent, dst, v->arg_local, v->path);
+			sb_printf(sb, "%sBPF_CORE_READ%s_STR_INTO(&%s, %s, %s);\n", indent, v->user_mem ? "_USER" : "",
+				  dst, v->arg_local, v->path);
 		else if (v->path)
-			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), BPF_CORE_READ(%s, %s));\n",
-				  indent, dst, dst, v->arg_local, v->path);
+			sb_printf(sb, "%sbpf_probe_read_%s_str(%s, sizeof(%s), BPF_CORE_READ%s(%s, %s));\n", indent,
+				  v->user_mem ? "user" : "kernel", dst, dst, v->user_mem ? "_USER" : "", v->arg_local,
+				  v->path);
 		else
 			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
 				  v->arg);

@@ -73,6 +73,7 @@ struct pvalue {
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
 	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
+	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */

@@ -607,6 +607,8 @@ static int resolve_ctx_path(struct resolver *r, struct pvalue *v, const char *na
 	err = path_value(r, v, base, 0, cast, path, off);
 	if (!err) {
 		v->field = f;
+		/* a syscall's pointer argument points into the caller's memory */
+		v->user_mem = !strcmp(ev->sys, "syscalls");
 		v->arg = xstrdup(f->cname);
 		v->arg_type = xasprintf("%s *", cast);
 		v->arg_local = path_local(f->cname, fwd ? NULL : cast);

@@ -7,8 +7,10 @@
 # through child->real_parent->tgid, uid 0 through child->cred->uid.val,
 # 'b' of "bash" through child->comm[0] and the child's own tgid through a
 # cast, ((struct task_struct *)child)->group_leader->tgid; a loopback TCP
-# connection shows family 2 (AF_INET) through sk->__sk_common.skc_family and its port through
-# skc_num. Bad paths are located errors.
+# connection shows family 2 (AF_INET) through sk->__sk_common.skc_family
+# and its port through skc_num. nanosleep's rqtp->tv_nsec (struct __kernel_timespec) is read
+# from the caller's memory (tests/spec/usermem.yaml). Bad paths are located
+# errors.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 
@@ -35,8 +37,10 @@ bad '(struct task_struct *)child' "a cast is written '((struct task_struct *)nam
 require_live
 . "$(dirname "$0")/spec_lib.sh"
 out=$T/out
-"$TPGEN" tests/spec/paths.yaml -o "$out" || fail "tpgen tests/spec/paths.yaml"
-make -s -C "$out/paths" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
+for t in paths usermem; do
+	"$TPGEN" "tests/spec/$t.yaml" -o "$out" || fail "tpgen tests/spec/$t.yaml"
+	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
+done
 
 start paths
 bash -c 'echo $$ > "$1"; /bin/true & echo $! > "$2"; wait' _ "$T/bash.pid" "$T/child.pid"
@@ -61,4 +65,20 @@ expect paths "\"pid\":$bp,\"raw_ptgid\":$bp,\"raw_uid\":0,\"raw_c0\":98,\"raw_ca
 expect paths "\"sport\":$port,\"tp_fam\":2,\"tp_num\":$port\}" "tracepoint: AF_INET and the port through a cast"
 expect paths "\"raw_fam\":2,\"raw_num\":$port\}" "raw_tp: AF_INET and the port through __sk_common"
 expect paths "\"btf_fam\":2,\"btf_num\":$port\}" "tp_btf: AF_INET and the port through __sk_common"
-echo "ok: paths through pointers, embedded structs, arrays and casts"
+
+# a user struct: nanosleep's request, read through rqtp from the caller's memory
+start usermem
+python3 -c 'import ctypes, os
+open("/proc/self/comm", "w").write("tpgen-nsleep")
+libc = ctypes.CDLL(None, use_errno=True)
+ts = (ctypes.c_long * 2)(0, 1234567)
+libc.nanosleep(ts, None)
+libc.clock_nanosleep(1, 0, (ctypes.c_long * 2)(0, 7654321), None)'
+stop usermem
+expect usermem '"event":"syscalls/sys_enter_clock_nanosleep","pid":[0-9]+,"comm":"tpgen-nsleep","clock":1,"sec":0,"nsec":7654321\}' \
+	"clock_nanosleep's rqtp->tv_nsec from user memory"
+if [ -e /sys/kernel/tracing/events/syscalls/sys_enter_nanosleep ]; then
+	# glibc's nanosleep() may be clock_nanosleep(CLOCK_REALTIME): either event shows the request
+	expect usermem '"comm":"tpgen-nsleep",("clock":0,)?"sec":0,"nsec":1234567\}' "nanosleep's rqtp->tv_nsec from user memory"
+fi
+echo "ok: paths through pointers, embedded structs, arrays and casts; a user struct"

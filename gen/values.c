@@ -205,9 +205,10 @@ static int path_value(struct resolver *r, struct pvalue *v, const char *base_nam
 			const struct btf_array *arr;
 
 			t = btf__type_by_id(btf, skip_mods(btf, id));
-			while (*s != ']')
+			while (*s && *s != ']')
 				s++;
-			s++;
+			if (*s)
+				s++;
 			if (!t || !btf_is_array(t)) {
 				spec_error(r->p->spec, &r->src->loc, off, "'%s' is not an array: '[%llu]' does not "
 					   "apply", prev, idx);

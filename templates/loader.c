@@ -726,12 +726,16 @@ static void print_agg(const struct agg *a, bool reset)
 		if (a->off_max)
 			printf(" %10s", "MAX");
 		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
 {{#if STACKS}}
 			if (is_stack(&a->keys[k]))
 				continue;	/* frames under each row */
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;
 {{/if}}
-			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
-			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
+			       a->keys[k].name);
 		}
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {

@@ -529,8 +529,10 @@ static void print_agg(const struct agg *a, bool reset)
 		if (a->off_max)
 			printf(" %10s", "MAX");
 		for (k = 0; k < a->nr_keys; k++) {
-			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s",
-			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+			bool last = k == a->nr_keys - 1;
+
+			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
+			       a->keys[k].name);
 		}
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {

@@ -162,6 +162,18 @@ void pitems_free(struct pitems *l)
 	free(l->v);
 }
 
+/* Keys live on the 512-byte BPF stack: a 1 KiB argument list cannot be one. */
+static int check_keys(struct resolver *r, const struct spec_items *l, const struct pitems *keys)
+{
+	for (int i = 0; i < keys->nr; i++)
+		if (r->pr->vals[keys->v[i].val].argv) {
+			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is an argument list: it can be printed "
+				   "or saved, not be a key", l->v[i].expr.s);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static const struct spec_items tid_key = {
 	.v = (struct spec_item[]){ { .expr = { .s = "tid" } } },
 	.nr = 1,
@@ -202,6 +214,8 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 	memset(sv, 0, sizeof(*sv));
 	r->what = "a saved key";
 	err = probe_add_items(r, ss->key.nr ? &ss->key : &tid_key, &sv->key, true);
+	if (!err)
+		err = check_keys(r, ss->key.nr ? &ss->key : &tid_key, &sv->key);
 	r->what = "a saved value";
 	if (!err)
 		err = probe_add_items(r, &ss->values, &sv->values, true);
@@ -301,6 +315,8 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	p->sets[s].joined = true;
 	r->what = "a join key";
 	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
+	if (!err)
+		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
 	if (err)
 		return err;
 	if (j->key.nr != p->sets[s].nr_keys) {
@@ -427,6 +443,8 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 	a->fns = sa->fns;
 	r->what = sa->legacy ? "count" : "by";
 	err = probe_add_items(r, &sa->by, &a->keys, true);
+	if (!err)
+		err = check_keys(r, &sa->by, &a->keys);
 	if (err)
 		return err;
 	if ((sa->fns & AGG_SUM) && (err = a->sum = agg_value(r, &sa->sum, "sum")) < 0)

@@ -6,7 +6,7 @@
 # an argument holding spaces, one holding a quote and one a tab, and sees
 # them quoted so that the line is unambiguous; 40 arguments end in "...";
 # a failed exec shows -2 (ENOENT) with its arguments. Filters cannot test
-# an argument list (a located error).
+# an argument list, nor can it be a key (located errors).
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 
@@ -14,6 +14,10 @@ printf 'tool: bad\nevents:\n  - event: syscalls/sys_enter_execve\n    filter: ar
 "$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "a filter on argv was accepted"
 grep -qF "bad.yaml:4:13: error: 'argv' is an argument list: it can be printed or saved, not tested or computed with" \
 	"$T/bad.err" || { cat "$T/bad.err"; fail "filter on argv: wrong error"; }
+printf 'tool: bad\nevents:\n  - event: syscalls/sys_enter_execve\n    count: [argv]\n' >"$T/bad.yaml"
+"$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "argv as a key was accepted"
+grep -qF "bad.yaml:4:13: error: 'argv' is an argument list: it can be printed or saved, not be a key" \
+	"$T/bad.err" || { cat "$T/bad.err"; fail "argv as a key: wrong error"; }
 
 require_live
 . "$(dirname "$0")/spec_lib.sh"

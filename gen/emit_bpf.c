@@ -431,6 +431,15 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 	}
 }
 
+/* The entry joins, and every join deletes what it found: it ends measurements a save began. */
+static bool ends_saved(const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_joins; i++)
+		if (!pr->joins[i].del)
+			return false;
+	return pr->nr_joins > 0;
+}
+
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
@@ -466,7 +475,12 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_filter_decls(sb, pr);
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
-	if (!lat)
+	/*
+	 * -p/-c: the current task, unless the entry ends what a save began (a
+	 * join that deletes): the save tested the task it was about, which
+	 * need not be the current one here (offcputime's switch-in).
+	 */
+	if (!lat && !ends_saved(pr))
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];

@@ -51,6 +51,11 @@ if [ "$(uname -m)" = x86_64 ]; then
 fi
 grep -Ev '^[^ ]+ [0-9]+$' "$T/folded.out" && fail "folded: a line that is not 'frames count'"
 
+# -c: the task that goes off the CPU is the one tested, not the one current at switch-in
+"$out/offcputime/offcputime" -c tpgen-offcpu -f -d 2 >"$T/comm.out" 2>"$T/comm.err" || { cat "$T/comm.err"; fail "offcputime -c"; }
+grep -Eq '^tpgen-offcpu;([^; ]+;)*do_nanosleep;' "$T/comm.out" || { cat "$T/comm.out"; fail "-c tpgen-offcpu: no stack"; }
+grep -Ev '^tpgen-offcpu;' "$T/comm.out" && fail "-c tpgen-offcpu: another comm"
+
 # text: the row, then its frames indented under it
 "$out/offcputime/offcputime" -d 2 >"$T/text.out" 2>"$T/text.err" || { cat "$T/text.err"; fail "offcputime"; }
 awk '/^ +[0-9]+  tpgen-offcpu$/ { row = 1; next } row && /^ +0x[0-9a-f]+ do_nanosleep\+0x/ { found = 1 }

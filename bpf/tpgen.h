@@ -13,6 +13,7 @@
  *   tpgen_syscall_nr(), tpgen_syscall_arg6()
  *				a syscall's number and sixth argument in its user
  *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
+ *   tpgen_read_argv()		execve()'s argv, from the caller's memory
  */
 #ifndef __TPGEN_BPF_H
 #define __TPGEN_BPF_H
@@ -280,5 +281,49 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 #define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, gpr[0]))
 #define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gpr[8])
 #endif
+
+/* argv: at most this many arguments, each read up to this many bytes (NUL included) */
+#define TPGEN_ARGV_MAX	32
+#define TPGEN_ARG_MAX	128
+
+/*
+ * An argv-style array of the caller's memory (execve()'s argv) into
+ * buf[size]: the strings one after another, each ending in its NUL, as
+ * many as fit; buf[size - 2] is the number read, buf[size - 1] is 1 when
+ * something was left out (more arguments, or an argument cut at
+ * TPGEN_ARG_MAX - 1 bytes). As argv[0], the buffer is a string. 'size' is
+ * a constant of at least TPGEN_ARG_MAX + 2 and at most 4096.
+ */
+#define tpgen_read_argv(buf, uargv) tpgen_read_argv_sz(buf, sizeof(buf), uargv)
+
+static __tpgen_always_inline void tpgen_read_argv_sz(char *buf, unsigned int size, const char *const *uargv)
+{
+	unsigned int off = 0, i, cut = 0;
+	const char *arg;
+	long n;
+
+	for (i = 0; i < TPGEN_ARGV_MAX; i++) {
+		if (bpf_probe_read_user(&arg, sizeof(arg), &uargv[i]) || !arg)
+			break;
+		if (off > size - 2 - TPGEN_ARG_MAX) {
+			cut = 1;	/* no room for another */
+			break;
+		}
+		n = bpf_probe_read_user_str(&buf[off], TPGEN_ARG_MAX, arg);
+		if (n <= 0) {
+			cut = 1;
+			break;
+		}
+		if (n == TPGEN_ARG_MAX)
+			cut = 1;	/* perhaps longer */
+		off += n;
+	}
+	if (i == TPGEN_ARGV_MAX && !bpf_probe_read_user(&arg, sizeof(arg), &uargv[i]) && arg)
+		cut = 1;
+	if (!off)
+		buf[0] = '\0';
+	buf[size - 2] = i;
+	buf[size - 1] = cut;
+}
 
 #endif /* __TPGEN_BPF_H */

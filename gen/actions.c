@@ -23,6 +23,19 @@ int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct
 	err = expr_parse(r->p->spec, src, out);
 	if (!err)
 		err = expr_check(*out, r->p->spec, src, cond, value_expr_resolve, r, &r->pr->lits);
+	if (!err && (*out)->op != EX_REF) {
+		int *refs = NULL, nr = 0;
+
+		/* a filter, or a computed value: it would read 1 KiB onto a 512-byte BPF stack */
+		expr_refs(*out, &refs, &nr);
+		for (int i = 0; i < nr && !err; i++)
+			if (r->pr->vals[refs[i]].argv) {
+				spec_error(r->p->spec, &src->loc, 0, "'%s' is an argument list: it can be printed or "
+					   "saved, not tested or computed with", r->pr->vals[refs[i]].name);
+				err = -EINVAL;
+			}
+		free(refs);
+	}
 	if (err) {
 		expr_free(*out);
 		*out = NULL;
@@ -189,6 +202,18 @@ void pitems_free(struct pitems *l)
 	free(l->v);
 }
 
+/* Keys live on the 512-byte BPF stack: a 1 KiB argument list cannot be one. */
+static int check_keys(struct resolver *r, const struct spec_items *l, const struct pitems *keys)
+{
+	for (int i = 0; i < keys->nr; i++)
+		if (r->pr->vals[keys->v[i].val].argv) {
+			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is an argument list: it can be printed "
+				   "or saved, not be a key", l->v[i].expr.s);
+			return -EINVAL;
+		}
+	return 0;
+}
+
 static const struct spec_items tid_key = {
 	.v = (struct spec_item[]){ { .expr = { .s = "tid" } } },
 	.nr = 1,
@@ -210,6 +235,8 @@ static void member_of(struct pvalue *m, const struct pvalue *v, const char *cnam
 	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
 	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
 	m->is_signed = v->is_signed;
+	m->stack = v->stack;
+	m->argv = v->argv;
 	m->cname = xstrdup(cname);
 	m->name = xstrdup(cname);
 }
@@ -227,6 +254,8 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 	memset(sv, 0, sizeof(*sv));
 	r->what = "a saved key";
 	err = probe_add_items(r, ss->key.nr ? &ss->key : &tid_key, &sv->key, true);
+	if (!err)
+		err = check_keys(r, ss->key.nr ? &ss->key : &tid_key, &sv->key);
 	r->what = "a saved value";
 	if (!err)
 		err = probe_add_items(r, &ss->values, &sv->values, true);
@@ -326,6 +355,8 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	p->sets[s].joined = true;
 	r->what = "a join key";
 	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
+	if (!err)
+		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
 	if (err)
 		return err;
 	if (j->key.nr != p->sets[s].nr_keys) {
@@ -398,6 +429,11 @@ static int agg_value(struct resolver *r, const struct spec_str *src, const char 
 
 	r->what = what;
 	err = item_value(r, &it, false, &val);
+	if (!err && r->pr->vals[val].stack) {
+		spec_error(r->p->spec, &src->loc, 0, "%s needs a number, and '%s' is a stack (a key of "
+			   "'by', or printed)", what, src->s);
+		return -EINVAL;
+	}
 	return err ? err : val;
 }
 
@@ -448,6 +484,8 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 	a->fns = sa->fns;
 	r->what = sa->legacy ? "count" : "by";
 	err = probe_add_items(r, &sa->by, &a->keys, true);
+	if (!err)
+		err = check_keys(r, &sa->by, &a->keys);
 	if (err)
 		return err;
 	if ((sa->fns & AGG_SUM) && (err = a->sum = agg_value(r, &sa->sum, "sum")) < 0)

@@ -27,6 +27,9 @@ static void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct e
  */
 static const char *leave = "return;";
 
+/* The stack map of kstack and ustack (prog->stack_map). */
+static const char *stack_map;
+
 /* An integer value as a C expression. */
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
 {
@@ -60,7 +63,7 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 				}
 			}
 		} else if (v->path) {
-			sb_printf(sb, "BPF_CORE_READ(%s, %s)", v->arg_local, v->path);
+			sb_printf(sb, "BPF_CORE_READ%s(%s, %s)", v->user_mem ? "_USER" : "", v->arg_local, v->path);
 		} else {
 			sb_printf(sb, "args->%s", v->arg);
 		}
@@ -101,8 +104,17 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 	case PV_EXPR:
 		emit_expr(sb, pr, v->expr);
 		break;
+	case PV_KSTACK:
+		sb_printf(sb, "(__u64)(__u32)bpf_get_stackid(ctx, &%s, 0)", stack_map);
+		break;
+	case PV_USTACK:
+		/* the process beside its stack: the loader reads its ELF files */
+		sb_printf(sb, "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "
+			  "(__u32)bpf_get_stackid(ctx, &%s, BPF_F_USER_STACK))", stack_map);
+		break;
 	case PV_COMM:
 	case PV_USTR:
+	case PV_UARGV:
 		break;
 	}
 }
@@ -120,6 +132,10 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 			sb_printf(sb, "%s%s__read_%s(ctx, %s, sizeof(%s));\n", indent, pr->ev->struct_name,
 				  v->field->cname, dst, dst);
 		break;
+	case PV_UARGV:
+		sb_printf(sb, "%stpgen_read_argv(%s, (const char *const *)(unsigned long)ctx->%s);\n", indent, dst,
+			  v->field->cname);
+		break;
 	case PV_USTR:
 		/* a syscall's argument: the string is in the caller's memory */
 		if (pr->ev->core_sys)
@@ -131,10 +147,12 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		break;
 	case PV_RAW:
 		if (!v->str_ptr)
-			sb_printf(sb, "%sBPF_CORE_READ_STR_INTO(&%s, %s, %s);\n", indent, dst, v->arg_local, v->path);
+			sb_printf(sb, "%sBPF_CORE_READ%s_STR_INTO(&%s, %s, %s);\n", indent, v->user_mem ? "_USER" : "",
+				  dst, v->arg_local, v->path);
 		else if (v->path)
-			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), BPF_CORE_READ(%s, %s));\n",
-				  indent, dst, dst, v->arg_local, v->path);
+			sb_printf(sb, "%sbpf_probe_read_%s_str(%s, sizeof(%s), BPF_CORE_READ%s(%s, %s));\n", indent,
+				  v->user_mem ? "user" : "kernel", dst, dst, v->user_mem ? "_USER" : "", v->arg_local,
+				  v->path);
 		else
 			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
 				  v->arg);
@@ -146,8 +164,9 @@ static void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const stru
 		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
 		break;
 	case PV_SAVED:
-		sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), %s->%s);\n", indent, dst, dst,
-			  pr->joins[v->join].local, v->member);
+		/* argv: every string, and the count and cut at its end */
+		sb_printf(sb, "%sbpf_probe_read_kernel%s(%s, sizeof(%s), %s->%s);\n", indent, v->argv ? "" : "_str",
+			  dst, dst, pr->joins[v->join].local, v->member);
 		break;
 	default:
 		break;
@@ -447,10 +466,11 @@ static const char *ctx_type(const struct pprobe *pr, char *buf, size_t n)
 	return buf;
 }
 
-/* The locals of the raw arguments read through pointers (CO-RE starts from a local). */
+/* The locals of the raw arguments (or record fields) read through pointers (CO-RE starts from a local). */
 static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 {
-	sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
+	if (pr->attach != ATTACH_TRACEPOINT)
+		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
 	for (int i = 0; i < pr->nr_vals; i++) {
 		const struct pvalue *v = &pr->vals[i];
 		int j;
@@ -460,9 +480,22 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 		for (j = 0; j < i; j++)
 			if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
 				break;
-		if (j == i)
+		if (j < i)
+			continue;
+		if (v->field)	/* a pointer field of the record */
+			sb_printf(sb, "\t%s%s = (void *)ctx->%s;\n", v->arg_type, v->arg_local, v->arg);
+		else
 			sb_printf(sb, "\t%s%s = (void *)args->%s;\n", v->arg_type, v->arg_local, v->arg);
 	}
+}
+
+/* The entry joins, and every join deletes what it found: it ends measurements a save began. */
+static bool ends_saved(const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_joins; i++)
+		if (!pr->joins[i].del)
+			return false;
+	return pr->nr_joins > 0;
 }
 
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
@@ -485,7 +518,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
 	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
 		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
-	if (pr->attach != ATTACH_TRACEPOINT && uses_raw)
+	if (uses_raw)
 		emit_raw_locals(sb, pr);
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct psaved *set = &p->sets[pr->joins[i].set];
@@ -501,7 +534,12 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
 	sysargs_emit_test(sb, pr, leave);
-	if (!lat)
+	/*
+	 * -p/-c: the current task, unless the entry ends what a save began (a
+	 * join that deletes): the save tested the task it was about, which
+	 * need not be the current one here (offcputime's switch-in).
+	 */
+	if (!lat && !ends_saved(pr))
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
@@ -573,6 +611,7 @@ void emit_handlers(struct strbuf *sb, const struct prog *p)
 {
 	int i;
 
+	stack_map = p->stack_map;
 	for (i = 0; i < p->nr_probes; i++)
 		emit_probe(sb, p, &p->probes[i]);
 	for (i = 0; i < p->nr_probes; i++)

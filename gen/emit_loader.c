@@ -25,7 +25,9 @@ static const char *printf_conv(const struct pvalue *v)
 
 static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj, const char *cname)
 {
-	if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
+	if (v->argv)	/* the strings, quoted as a shell reads them */
+		sb_printf(sb, ", tpgen_argv_str(%s%s, sizeof(%s%s))", obj, cname, obj, cname);
+	else if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
 		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, cname);
 	else
 		sb_printf(sb, ", %s%s", obj, cname);
@@ -53,10 +55,14 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 {
 	int j, n = items->nr;
 
+	while (n > 0 && vals[items->v[n - 1].val].stack)
+		n--;	/* stacks go under the line */
 	for (j = 0; j < n; j++) {
 		const struct pvalue *v = &vals[items->v[j].val];
 		const struct decode *dc = items->v[j].dec;
 
+		if (v->stack)
+			continue;
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
 		else if (dc && dc->kind != DECODE_NTOHS)
@@ -80,9 +86,17 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 
 		if (items->v[i].dec) {
 			emit_show_json(sb, &items->v[i], v, obj, indent);
+		} else if (v->stack) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
+				  v->stack == STACK_USER ? "true" : "false");
 		} else if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
-			sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
+			if (v->argv)
+				sb_printf(sb, "%sprint_json_str(tpgen_argv_str(%s%s, sizeof(%s%s)));\n", indent, obj,
+					  cname, obj, cname);
+			else
+				sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
 		} else if (v->kind == PV_PTR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
 			printf_arg(sb, v, obj, cname);
@@ -98,7 +112,7 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p)
 {
 	const struct pprobe *only = NULL;
-	int nprint = 0, evw = 5, i, j;
+	int nprint = 0, evw = 5, i, j, n;
 
 	for (i = 0; i < p->nr_probes; i++) {
 		if (!p->probes[i].print.nr)
@@ -139,12 +153,16 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_puts(cases, "\tprintf(\"");
 		if (nprint > 1)
 			sb_printf(cases, " %%-%ds", evw);
-		for (j = 0; j < pr->print.nr; j++) {
+		for (n = pr->print.nr; n > 0 && pr->vals[pr->print.v[n - 1].val].stack; n--)
+			;	/* stacks go under the line */
+		for (j = 0; j < n; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
 			const struct decode *dc = pr->print.v[j].dec;
-			bool last = j == pr->print.nr - 1;
+			bool last = j == n - 1;
 
+			if (v->stack)
+				continue;
 			if (dc && nprint > 1)
 				sb_printf(cases, " %s=%%s", cname);
 			else if (dc && last)
@@ -165,17 +183,29 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		if (nprint > 1)
 			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
 		for (j = 0; j < pr->print.nr; j++) {
+			if (pr->vals[pr->print.v[j].val].stack)
+				continue;
 			if (pr->print.v[j].dec)
 				sb_printf(cases, ", n_%s", pr->print.v[j].cname);
 			else
 				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
 		}
-		sb_puts(cases, ");\n\tbreak;\n}\n");
+		sb_puts(cases, ");\n");
+		for (j = 0; j < pr->print.nr; j++) {
+			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
+
+			if (v->stack)	/* its frames, indented under the line */
+				sb_printf(cases, "\tprint_stack(e->%s, %s, \"        \", false);\n", pr->print.v[j].cname,
+					  v->stack == STACK_USER ? "true" : "false");
+		}
+		sb_puts(cases, "\tbreak;\n}\n");
 	}
 }
 
 static const char *col_kind(const struct pvalue *v)
 {
+	if (v->stack)
+		return v->stack == STACK_KERNEL ? "COL_KSTACK" : "COL_USTACK";
 	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->kind == PV_BYTES ? "COL_BYTES" :
 	       v->is_signed ? "COL_S" : "COL_U";
 }
@@ -321,7 +351,8 @@ void emit_layout(struct strbuf *sb, const struct prog *p)
 				if (pr->attach != ATTACH_TRACEPOINT || pr->ev != ev)
 					continue;
 				for (int v = 0; v < pr->nr_vals && !used; v++)
-					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR) &&
+					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR ||
+						pr->vals[v].src == PV_RAW || pr->vals[v].src == PV_UARGV) &&
 					       pr->vals[v].field == fd;
 			}
 			if (used)

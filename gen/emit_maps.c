@@ -44,6 +44,14 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 			  "\t__uint(key_size, sizeof(__u32));\n"
 			  "\t__uint(value_size, %u);\n"
 			  "} tpgen_scratch SEC(\".maps\");\n", p->nr_scratch, p->scratch_size);
+	if (p->any_stack)
+		sb_printf(sb, "\n/* kstack and ustack: the stacks bpf_get_stackid() keeps, by id */\n"
+			  "struct {\n"
+			  "\t__uint(type, BPF_MAP_TYPE_STACK_TRACE);\n"
+			  "\t__uint(key_size, sizeof(__u32));\n"
+			  "\t__uint(value_size, TPGEN_STACK_DEPTH * sizeof(__u64));\n"
+			  "\t__uint(max_entries, TPGEN_STACK_ENTRIES);\n"
+			  "} %s SEC(\".maps\");\n", p->stack_map);
 	for (i = 0; i < p->nr_sets; i++) {
 		const struct psaved *set = &p->sets[i];
 
@@ -167,6 +175,10 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 	}
 	if (p->any_hist || p->any_lat)
 		sb_puts(sb, "\n/* log2 histogram slots, as in tpgen.h */\n#define TPGEN_MAX_SLOTS 64\n");
+	if (p->any_stack)
+		sb_printf(sb, "\n/* kstack, ustack: frames per stack (PERF_MAX_STACK_DEPTH), stacks kept */\n"
+			  "#define TPGEN_STACK_DEPTH %d\n#define TPGEN_STACK_ENTRIES %d\n", STACK_DEPTH,
+			  STACK_ENTRIES);
 	if (p->any_agg || p->nr_sets)
 		sb_printf(sb, "\n/* keys a map of aggregations or saved values holds */\n"
 			  "#define TPGEN_MAP_ENTRIES %d\n", MAP_ENTRIES);

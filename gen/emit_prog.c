@@ -135,6 +135,9 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			{ "LAYOUT", layout.buf ? layout.buf : "" },
 			{ "NAMES", p->any_names ? "1" : "" },
 			{ "SHOWS", shows.buf ? shows.buf : "" },
+			{ "STACKS", p->any_stack ? "1" : "" },
+			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
+			{ "ARGV", p->any_argv ? "1" : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 
@@ -164,6 +167,17 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 			sb_puts(&sb, text);
 			free(text);
 			add_file(files, nr_files, xstrdup(names_files[i]), &sb);
+		}
+	}
+	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libelf) */
+	for (i = 0; !err && p->any_stack && i < 2; i++) {
+		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
+
+		err = load_template(tmpl_dir, name, &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup(name), &sb);
 		}
 	}
 	if (!err && p->any_ctx) {

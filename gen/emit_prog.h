@@ -12,6 +12,11 @@
 #define FILTER_STR_MAX	128
 /* Keys a hash map holds; one more is counted as lost. */
 #define MAP_ENTRIES	10240
+/* kstack, ustack: frames of a stack (the kernel's default sysctl kernel.perf_event_max_stack), stacks kept */
+#define STACK_DEPTH	127
+#define STACK_ENTRIES	4096
+/* argv: bytes kept of an argv-style array (tpgen_read_argv()) */
+#define ARGV_SIZE	1024
 
 /* gen/emit_maps.c */
 void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);

@@ -13,6 +13,8 @@
 
 enum tok {
 	T_END, T_NUM, T_STR, T_NAME, T_BARE, T_OP, T_LPAREN, T_RPAREN, T_QUEST, T_COLON, T_BAD,
+	T_CAST,		/* "(struct tcp_sock *)": text "struct tcp_sock" */
+	T_PATH,		/* "->srtt_us", ".a[2]" right after a ')' */
 };
 
 struct parser {
@@ -103,6 +105,51 @@ static int lex_string(struct parser *p)
 	return 0;
 }
 
+/* "->name" or ".name": a member of what a parenthesized cast gave */
+static bool path_start(const char *s)
+{
+	return (s[0] == '-' && s[1] == '>' && ident_start(s[2])) || (s[0] == '.' && ident_start(s[1]));
+}
+
+/* After '(': "struct NAME *)" or "union NAME *)", a cast to a pointer to a BTF type. */
+static bool lex_cast(struct parser *p)
+{
+	const char *s = p->s + p->pos, *kw, *name;
+	size_t n;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	kw = s;
+	if (!strncmp(s, "struct", 6))
+		s += 6;
+	else if (!strncmp(s, "union", 5))
+		s += 5;
+	else
+		return false;
+	if (*s != ' ' && *s != '\t')
+		return false;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (!ident_start(*s))
+		return false;
+	name = s;
+	while (ident_char(*s))
+		s++;
+	n = s - name;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s++ != '*')
+		return false;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s++ != ')')
+		return false;
+	p->text = xasprintf("%s %.*s", kw[0] == 's' ? "struct" : "union", (int)n, name);
+	p->tok = T_CAST;
+	p->pos = s - p->s;
+	return true;
+}
+
 static int next(struct parser *p)
 {
 	const char *s = p->s;
@@ -146,12 +193,22 @@ static int next(struct parser *p)
 		p->pos = j;
 		return 0;
 	}
-	if (ident_start(s[i])) {
+	if (ident_start(s[i]) || (p->tok == T_RPAREN && path_start(s + i))) {
+		bool path = !ident_start(s[i]);
 		size_t j = i;
 
 		for (;;) {
 			while (ident_char(s[j]))
 				j++;
+			while (s[j] == '[' && s[j + 1] >= '0' && s[j + 1] <= '9') {
+				size_t k = j + 1;
+
+				while (s[k] >= '0' && s[k] <= '9')
+					k++;
+				if (s[k] != ']')
+					break;
+				j = k + 1;
+			}
 			if (s[j] == '.' && ident_start(s[j + 1]))
 				j++;
 			else if (s[j] == '-' && s[j + 1] == '>' && ident_start(s[j + 2]))
@@ -160,14 +217,16 @@ static int next(struct parser *p)
 				break;
 		}
 		p->text = xstrndup(s + i, j - i);
-		p->tok = T_NAME;
+		p->tok = path ? T_PATH : T_NAME;
 		p->pos = j;
 		return 0;
 	}
 	switch (s[i]) {
 	case '(':
-		p->tok = T_LPAREN;
 		p->pos++;
+		if (lex_cast(p))
+			return 0;
+		p->tok = T_LPAREN;
 		return 0;
 	case ')':
 		p->tok = T_RPAREN;
@@ -222,6 +281,55 @@ void expr_free(struct expr *e)
 
 static int parse_cond(struct parser *p, struct expr **out);
 
+/*
+ * "((struct tcp_sock *)sk)->srtt_us": after "(", the cast; a name, ")" and
+ * a member path follow. One reference, its text in that canonical form.
+ */
+static int parse_cast(struct parser *p, size_t off, struct expr **out)
+{
+	char *type = p->text, *name;
+	struct expr *e;
+	int err;
+
+	p->text = NULL;
+	err = next(p);
+	if (!err && p->tok != T_NAME)
+		err = perr(p, p->tok_off, "a cast applies to an argument or field: '((%s *)name)->member'", type);
+	if (!err && (strchr(p->text, '.') || strstr(p->text, "->") || strchr(p->text, '[')))
+		err = perr(p, p->tok_off, "a cast applies to an argument or field, not to '%s'", p->text);
+	if (err) {
+		free(type);
+		return err;
+	}
+	name = p->text;
+	p->text = NULL;
+	err = next(p);
+	if (!err && p->tok != T_RPAREN)
+		err = perr(p, p->tok_off, "expected ')' after '(%s *)%s'", type, name);
+	if (!err)
+		err = next(p);
+	if (!err && p->tok != T_PATH)
+		err = perr(p, p->tok_off, "expected a member after '((%s *)%s)': '->name'", type, name);
+	if (!err && p->text[0] != '-')
+		err = perr(p, p->tok_off, "'((%s *)%s)' is a pointer: its members are read with '->'", type, name);
+	if (err) {
+		free(type);
+		free(name);
+		return err;
+	}
+	e = node(p, EX_REF, off);
+	e->text = xasprintf("((%s *)%s)%s", type, name, p->text);
+	free(type);
+	free(name);
+	err = next(p);
+	if (err) {
+		expr_free(e);
+		return err;
+	}
+	*out = e;
+	return 0;
+}
+
 static int parse_unary(struct parser *p, struct expr **out)
 {
 	struct expr *e;
@@ -245,8 +353,17 @@ static int parse_unary(struct parser *p, struct expr **out)
 			return err;
 		}
 		break;
+	case T_CAST:
+		return perr(p, off, "a cast is written '((%s *)name)->member': in parentheses, of an "
+			    "argument or field, with a member after it", p->text);
 	case T_LPAREN:
 		err = next(p);
+		if (!err && p->tok == T_CAST) {
+			err = parse_cast(p, off, &e);
+			if (err)
+				return err;
+			break;
+		}
 		if (!err)
 			err = parse_cond(p, &e);
 		else

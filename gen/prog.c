@@ -181,8 +181,13 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 		if (pr->vals[i].src == PV_PPID)
 			p->any_core = true;
 		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
-		    pr->vals[i].src == PV_SYSARG)
+		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK ||
+		    pr->vals[i].src == PV_UARGV)
 			pr->uses_ctx = true;
+		if (pr->vals[i].stack)
+			p->any_stack = true;
+		if (pr->vals[i].argv)
+			p->any_argv = true;
 	}
 	if (pr->attach == ATTACH_TRACEPOINT) {
 		p->ctx_sel[pr->ev - p->evs->ev] = true;
@@ -394,6 +399,7 @@ void prog_free(struct prog *p)
 	free(p->raw_sel);
 	free(p->banner);
 	free(p->banner_ctx);
+	free(p->stack_map);
 	nametab_free(p->names);
 	decodes_free(p);
 }

@@ -43,7 +43,16 @@ enum pvalue_src {
 	PV_SAVED,		/* join.member: a value a 'save' kept */
 	PV_LET,			/* a 'let' name */
 	PV_EXPR,		/* a value computed by an expression */
+	PV_KSTACK,		/* kstack: the kernel stack, by bpf_get_stackid() */
+	PV_USTACK,		/* ustack: the user stack, and the process it is in */
+	PV_UARGV,		/* argv of a syscalls/ event: strings in the caller's memory */
 };
+
+/*
+ * kstack and ustack are __u64: the stack id bpf_get_stackid() returns in
+ * the low 32 bits (negative: no stack), the tgid above it for ustack.
+ */
+enum pvalue_stack { STACK_NONE, STACK_KERNEL, STACK_USER };
 
 struct expr;
 
@@ -65,6 +74,9 @@ struct pvalue {
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
+	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
+	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
+	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
@@ -198,6 +210,9 @@ struct prog {
 	const char *kernel_dir;	/* --kernel DIR: its syscalls table */
 	bool live;		/* the running kernel's inputs: its syscall table can be read */
 	struct decodes *decodes;	/* how columns are shown (gen/decode.c) */
+	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
+	char *stack_map;
+	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };

@@ -11,21 +11,14 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "emit_prog.h"
 #include "prog.h"
 #include "sysargs.h"
+#include "values.h"
 
 /* ---- values ------------------------------------------------------------ */
 
-struct tinfo {
-	enum pvalue_kind kind;
-	unsigned int size;
-	bool is_signed;
-	bool str_ptr;
-	bool is_bool;		/* _Bool: read as a byte, so comparing it with 2 is no clang warning */
-	__u32 struct_id;	/* PV_PTR to a struct or union */
-};
-
-static __u32 skip_mods(const struct btf *btf, __u32 id)
+__u32 skip_mods(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
@@ -37,7 +30,7 @@ static __u32 skip_mods(const struct btf *btf, __u32 id)
 }
 
 /* What a BTF type is to a handler; -EOPNOTSUPP for what it cannot read or print. */
-static int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
+int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
 {
 	const struct btf_type *t = btf__type_by_id(btf, skip_mods(btf, id)), *e;
 
@@ -84,7 +77,7 @@ static int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
 }
 
 /* A member of a struct or union, looking into anonymous members as C does. */
-static int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
+int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, struct_id), *mt;
 	const struct btf_member *m;
@@ -151,84 +144,57 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 	return -EINVAL;
 }
 
-/* Fill v from a raw argument and a member chain ("pid" or "mm", "owner"). */
-static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, char **members,
-		     int nr_members, size_t off)
+/* Fill v from a raw argument and a member path ("->mm->owner") or none. */
+static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg *a, const char *cast,
+		     const char *members, size_t off)
 {
 	const struct btf *btf = r->pr->raw->btf ?: r->p->btf;	/* a module's tracepoint: its BTF */
 	struct tinfo ti;
-	struct strbuf path;
-	__u32 id = a->type_id;
-	int i, err;
+	int err;
 
-	sb_init(&path);
-	if (classify(btf, id, &ti))
-		goto unsupported;
-	if (nr_members && ti.kind == PV_PTR && ti.struct_id) {
-		static const char *const taken[] = { "ctx", "args", "e", "key", "ts", "tsp", "delta" };
+	if (classify(btf, a->type_id, &ti)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
+			   "(integers, enums, pointers and char strings only)", v->name);
+		return -EINVAL;
+	}
+	if (!members || !*members) {
+		v->src = PV_RAW;
+		v->kind = ti.kind;
+		v->size = ti.size;
+		v->is_signed = ti.is_signed;
+		v->str_ptr = ti.str_ptr;
+		v->is_bool = ti.is_bool;
+		v->arg = xstrdup(a->name);
+		return 0;
+	}
+	if (cast && ti.kind != PV_PTR && !(ti.kind == PV_INT && ti.size == 8)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer: it cannot be cast to '%s *'",
+			   a->name, cast);
+		return -EINVAL;
+	}
+	if (ti.kind == PV_PTR && ti.struct_id && btf__base_btf(btf) &&
+	    ti.struct_id >= btf__type_cnt(btf__base_btf(btf))) {
+		/* vmlinux.h has no module type for BPF_CORE_READ() to read through */
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' points to a type of module %s: "
+			   "tpgen cannot read members of modules' types yet", a->name, r->pr->raw->module);
+		return -EINVAL;
+	}
+	err = path_value(r, v, a->name, a->type_id, cast, members, off);
+	if (err)
+		return err;
+	if (cast) {
+		v->arg_type = xasprintf("%s *", cast);
+	} else {
 		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
 
-		/* CO-RE reads start from a local: args->x would be relocated against the args struct */
-		v->arg_type = xasprintf("%s %s *", btf_is_union(st) ? "union" : "struct",
-					btf__name_by_offset(btf, st->name_off));
-		v->arg_local = xstrdup(a->name);
+		v->arg_type = xasprintf("%s %s *", btf_struct_kw(st), btf__name_by_offset(btf, st->name_off));
 		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
 		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
-		for (i = 0; i < (int)ARRAY_SIZE(taken); i++)
-			if (!strcmp(a->name, taken[i]) || !strncmp(a->name, "buf_", 4)) {
-				free(v->arg_local);
-				v->arg_local = xasprintf("arg_%s", a->name);
-				break;
-			}
 	}
-	for (i = 0; i < nr_members; i++) {
-		if (ti.kind == PV_PTR && ti.struct_id && btf__base_btf(btf) &&
-		    ti.struct_id >= btf__type_cnt(btf__base_btf(btf))) {
-			/* vmlinux.h has no module type for BPF_CORE_READ() to read through */
-			spec_error(r->p->spec, &r->src->loc, off, "'%s' points to a type of module %s: "
-				   "tpgen cannot read members of modules' types yet",
-				   i ? members[i - 1] : a->name, r->pr->raw->module);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		if (ti.kind != PV_PTR || !ti.struct_id) {
-			spec_error(r->p->spec, &r->src->loc, off, "'%s' is not a pointer to a struct: "
-				   "cannot read '%s' through it", i ? members[i - 1] : a->name, members[i]);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		err = find_member(btf, ti.struct_id, members[i], &id);
-		if (err) {
-			const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
-
-			spec_error(r->p->spec, &r->src->loc, off, err == -EOPNOTSUPP ?
-				   "'%s' of %s %s is a bit-field: tpgen cannot read bit-fields" :
-				   "%s %s has no member '%s'", err == -EOPNOTSUPP ? members[i] :
-				   btf_is_union(st) ? "union" : "struct", err == -EOPNOTSUPP ?
-				   (btf_is_union(st) ? "union" : "struct") : btf__name_by_offset(btf, st->name_off),
-				   err == -EOPNOTSUPP ? btf__name_by_offset(btf, st->name_off) : members[i]);
-			sb_free(&path);
-			return -EINVAL;
-		}
-		sb_printf(&path, "%s%s", i ? ", " : "", members[i]);
-		if (classify(btf, id, &ti))
-			goto unsupported;
-	}
-	v->src = PV_RAW;
-	v->kind = ti.kind;
-	v->size = ti.size;
-	v->is_signed = ti.is_signed;
-	v->str_ptr = ti.str_ptr;
-	v->is_bool = ti.is_bool;
+	/* CO-RE reads start from a local: args->x would be relocated against the args struct */
+	v->arg_local = path_local(a->name, cast);
 	v->arg = xstrdup(a->name);
-	v->path = nr_members ? sb_steal(&path) : NULL;
-	sb_free(&path);
 	return 0;
-unsupported:
-	spec_error(r->p->spec, &r->src->loc, off, "'%s' has a type tpgen cannot read here "
-		   "(integers, enums, pointers and char strings only)", v->name);
-	sb_free(&path);
-	return -EINVAL;
 }
 
 static const struct builtin *find_builtin(const char *name, bool *upper);
@@ -245,36 +211,30 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 {
 	const struct raw_tp *tp = r->pr->raw;
 	const struct raw_arg *a, *found = NULL;
-	char *members[16], *copy, *s, *arrow;
+	const char *base, *cast, *path, *rest = NULL;
+	char buf[512];
 	struct tinfo ti;
 	__u32 id;
-	int n = 0, i, err, nfound = 0;
-	const char *rest = NULL;
+	int i, err, nfound = 0;
 	bool upper;
 
 	err = sysargs_value(r, v, name, off);	/* a syscall's argument, on sys_enter/sys_exit */
 	if (err != -ENOENT)
 		return err;
-	if (strstr(name, "->")) {
-		copy = xstrdup(name);
-		for (s = copy; (arrow = strstr(s, "->")) && n < 15; s = arrow + 2) {
-			*arrow = '\0';
-			members[n++] = s;
-		}
-		members[n++] = s;
-		a = find_arg(tp, members[0]);
-		if (!a) {
-			err = unknown_field(r, members[0], off);
-			free(copy);
-			return err;
-		}
-		err = raw_value(r, v, a, members + 1, n - 1, off);
-		free(copy);
-		return err;
+	if (strlen(name) >= sizeof(buf) - 2) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%.32s...' is too long a name", name);
+		return -EINVAL;
+	}
+	path_split(name, buf, sizeof(buf), &base, &cast, &path);
+	if (path || cast) {
+		a = find_arg(tp, base);
+		if (!a)
+			return unknown_field(r, base, off);
+		return raw_value(r, v, a, cast, path, off);
 	}
 	a = find_arg(tp, name);
 	if (a)
-		return raw_value(r, v, a, NULL, 0, off);
+		return raw_value(r, v, a, NULL, NULL, off);
 	/*
 	 * Format fields that the kernel fills from an argument's members, as
 	 * sched_switch's next_comm (next->comm) or sched_wakeup's pid (p->pid):
@@ -313,8 +273,13 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	}
 	if (!found)
 		return -ENOENT;
-	members[0] = (char *)rest;
-	return raw_value(r, v, found, members, 1, off);
+	{
+		char *members = xasprintf("->%s", rest);
+		int err = raw_value(r, v, found, NULL, members, off);
+
+		free(members);
+		return err;
+	}
 }
 
 /*
@@ -404,17 +369,46 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 	return -EINVAL;
 }
 
+/* An argv-style array of a syscall (execve's 'const char *const * argv'): its strings. */
+static int resolve_uargv(struct resolver *r, struct pvalue *v, const char *name)
+{
+	const struct tp_event *ev = r->pr->ev;
+
+	if (strcmp(ev->sys, "syscalls"))
+		return -ENOENT;
+	for (int i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+
+		if (strcmp(f->name, name) || f->kind != FIELD_POINTER || f->offset < 8 ||
+		    (strcmp(f->type, "const char *const *") && strcmp(f->type, "char **") &&
+		     strcmp(f->type, "const char **") && strcmp(f->type, "char *const *")))
+			continue;
+		v->src = PV_UARGV;
+		v->kind = PV_STR;
+		v->size = ARGV_SIZE;
+		v->argv = true;
+		v->field = f;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* The C member of a value: "prev->mm->owner" -> prev_mm_owner, "((struct tcp_sock *)sk)->srtt_us" -> sk_srtt_us */
 static char *c_name_of(const char *name)
 {
 	char *c = xmalloc(strlen(name) + 1), *d = c;
-	const char *s;
+	const char *s = name, *e;
 
-	for (s = name; *s; s++) {
+	if (!strncmp(s, "((", 2) && (e = strstr(s, " *)")))
+		s = e + 3;	/* the cast's type is not part of the name */
+	for (; *s; s++) {
 		if (s[0] == '-' && s[1] == '>') {
 			*d++ = '_';
 			s++;
-		} else {
-			*d++ = *s == '.' ? '_' : *s;
+		} else if (*s == '.' || *s == '[') {
+			*d++ = '_';
+		} else if (*s != ')' && *s != ']') {
+			*d++ = *s;
 		}
 	}
 	*d = '\0';
@@ -439,6 +433,8 @@ static const struct builtin {
 	{ "time", PV_TIME, PV_INT, 8, false },
 	{ "nsecs", PV_TIME, PV_INT, 8, false },
 	{ "cgroup", PV_CGROUP, PV_INT, 8, false },
+	{ "kstack", PV_KSTACK, PV_INT, 8, false },
+	{ "ustack", PV_USTACK, PV_INT, 8, false },
 };
 
 static const struct builtin *find_builtin(const char *name, bool *upper)
@@ -510,6 +506,8 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 		v->size = set->members[m].size;
 		v->is_signed = set->members[m].is_signed;
 		v->join = i;
+		v->stack = set->members[m].stack;
+		v->argv = set->members[m].argv;
 		v->member = xstrdup(set->members[m].cname);
 		return 0;
 	}
@@ -544,8 +542,16 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.join = -1;
 		goto add;
 	}
-	if (strchr(name, '.')) {
+	if (path_is_saved(r, name)) {
 		err = saved_value(r, &v, name, off);
+		if (err)
+			return err;
+		goto add;
+	}
+	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, &v, name))
+		goto add;
+	if (pr->attach == ATTACH_TRACEPOINT && (path_has_members(name) || strchr(name, '.'))) {
+		err = path_resolve_ctx(r, &v, name, off);
 		if (err)
 			return err;
 		goto add;
@@ -565,9 +571,14 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.kind = b->kind;
 		v.size = b->size;
 		v.is_signed = b->is_signed;
+		if (b->src == PV_KSTACK || b->src == PV_USTACK) {
+			v.stack = b->src == PV_KSTACK ? STACK_KERNEL : STACK_USER;
+			if (!r->p->stack_map)
+				r->p->stack_map = prog_ident(r->p, "stackmap");
+		}
 	}
 add:
-	if (v.src == PV_CTX || v.src == PV_USTR)
+	if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV)
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");
@@ -629,7 +640,7 @@ int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type
 	}
 	t->kind = v->kind == PV_STR ? ET_STR : ET_INT;
 	t->is_signed = v->kind == PV_INT && v->is_signed;
-	t->is_ptr = v->kind == PV_PTR;
+	t->is_ptr = v->kind == PV_PTR || v->stack;	/* a stack is compared or printed, never computed */
 	t->size = v->kind == PV_STR ? (v->size ? v->size : FILTER_STR_MAX) : v->kind == PV_PTR ? 8 :
 		  v->kind == PV_BYTES ? 8 : v->size;	/* bytes: refused by the item if computed with */
 	return id;

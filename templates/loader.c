@@ -21,6 +21,9 @@
 {{#if NAMES}}
 #include "tpgen_names.h"
 {{/if}}
+{{#if STACKS}}
+#include "tpgen_syms.h"
+{{/if}}
 
 static struct env {
 	long duration;
@@ -30,6 +33,9 @@ static struct env {
 	bool json;
 	bool verbose;
 	bool timestamp;
+{{#if STACKS}}
+	bool folded;
+{{/if}}
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
 } env;
@@ -46,6 +52,9 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "JSON lines instead of text", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug log", 0 },
+{{#if STACKS}}
+	{ "folded", 'f', NULL, 0, "Stacks folded, one line each: comm;root;...;leaf value (flame graphs)", 0 },
+{{/if}}
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -96,6 +105,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'T':
 		env.timestamp = true;
 		break;
+{{#if STACKS}}
+	case 'f':
+		env.folded = true;
+		break;
+{{/if}}
 	case ARGP_KEY_ARG:
 		/* libbpf-tools' positional [interval] [count] */
 		if (env.nargs == 0)
@@ -255,6 +269,75 @@ static __attribute__((unused)) void print_json_name(const char *name, bool named
 		printf("null");
 }
 {{/if}}
+{{#if ARGV}}
+
+/* a byte a shell reads as itself, unquoted */
+static bool shell_plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("@%+=:,./-_", c);
+}
+
+/*
+ * An argument list as tpgen_read_argv() keeps it (the strings, then the count
+ * and whether some were left out in the last two bytes), as a shell command
+ * line: an argument with spaces or quotes in '...', one with control bytes in
+ * $'...' with \xHH, " ..." after it when something was left out.
+ */
+static const char *tpgen_argv_str(const char *buf, size_t size)
+{
+	static char out[4 * 4096 + 16];
+	unsigned int n = (unsigned char)buf[size - 2], i;
+	size_t off = 0, len = 0, end = size - 2;
+
+	for (i = 0; i < n && off < end; i++) {
+		const unsigned char *a = (const unsigned char *)buf + off;
+		size_t alen = strnlen((const char *)a, end - off), k;
+		bool plain = alen > 0, ctl = false;
+
+		for (k = 0; k < alen; k++) {
+			plain &= shell_plain(a[k]);
+			ctl |= a[k] < 0x20 || a[k] >= 0x7f;
+		}
+		if (len + 4 * alen + 8 >= sizeof(out))
+			break;
+		if (i)
+			out[len++] = ' ';
+		if (plain) {
+			memcpy(out + len, a, alen);
+			len += alen;
+		} else if (!ctl) {
+			out[len++] = '\'';
+			for (k = 0; k < alen; k++) {
+				if (a[k] == '\'') {
+					memcpy(out + len, "'\\''", 4);
+					len += 4;
+				} else {
+					out[len++] = a[k];
+				}
+			}
+			out[len++] = '\'';
+		} else {
+			out[len++] = '$';
+			out[len++] = '\'';
+			for (k = 0; k < alen; k++) {
+				if (a[k] < 0x20 || a[k] >= 0x7f)
+					len += sprintf(out + len, "\\x%02x", a[k]);
+				else if (a[k] == '\'' || a[k] == '\\')
+					len += sprintf(out + len, "\\%c", a[k]);
+				else
+					out[len++] = a[k];
+			}
+			out[len++] = '\'';
+		}
+		off += alen + 1;
+	}
+	if (buf[size - 1] || i < n)
+		len += snprintf(out + len, sizeof(out) - len, "%s...", len ? " " : "");
+	out[len] = '\0';
+	return out;
+}
+{{/if}}
 {{#if HIST}}
 
 static void print_stars(unsigned long long val, unsigned long long val_max, int width)
@@ -369,9 +452,63 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 	}
 }
 {{/if}}
+{{#if STACKS}}
+
+/* kstack and ustack: ids into the stack map, symbolized here */
+static int stack_fd = -1;
+static struct tpgen_syms *syms;
+
+/* A kstack or ustack value (the id in the low 32 bits, negative: none; the tgid above): its frames. */
+static int stack_read(__u64 v, unsigned long long *ips, int *pid)
+{
+	__s32 id = (__s32)(__u32)v;
+	int n;
+
+	*pid = (int)(v >> 32);
+	if (id < 0 || bpf_map_lookup_elem(stack_fd, &id, ips))
+		return 0;
+	for (n = 0; n < TPGEN_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
+}
+
+/* One frame per line, innermost first, "--" before it when 'sep'; whether there was one. */
+static __attribute__((unused)) bool print_stack(__u64 v, bool user, const char *indent, bool sep)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	int pid, n = stack_read(v, ips, &pid);
+
+	if (!n)
+		return false;
+	if (sep)
+		printf("%s--\n", indent);
+	tpgen_stack_print(syms, stdout, indent, user ? pid : -1, ips, n);
+	return true;
+}
+
+/* JSON: an array of frames, innermost first */
+static __attribute__((unused)) void print_stack_json(__u64 v, bool user)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	struct tpgen_sym_info info;
+	int pid, i, n = stack_read(v, ips, &pid);
+	char name[512];
+
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		if (user ? tpgen_syms_user(syms, pid, ips[i], &info) : tpgen_syms_kernel(syms, ips[i], &info))
+			info.name = NULL;
+		tpgen_sym_str(name, sizeof(name), &info, true);
+		if (i)
+			putchar(',');
+		print_json_str(name);
+	}
+	putchar(']');
+}
+{{/if}}
 {{#if AGG}}
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
 
 /* a member of a key: its heading, JSON name, place and kind, and how it is shown */
 struct col {
@@ -575,6 +712,13 @@ static void print_col(const struct col *c, const char *key, bool last)
 		return;
 	}
 	v = col_value(c, key);
+{{#if STACKS}}
+	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
+		if (env.json)	/* text: the frames follow the row */
+			print_stack_json(v, c->kind == COL_USTACK);
+		return;
+	}
+{{/if}}
 	if (c->kind == COL_PTR)
 		printf(env.json ? "\"0x%-*llx\"" : "0x%-*llx", w ? w - 2 : 0, (unsigned long long)v);
 	else if (c->kind == COL_S)
@@ -635,6 +779,70 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	return n;
 }
 
+{{#if STACKS}}
+
+static bool is_stack(const struct col *c)
+{
+	return c->kind == COL_KSTACK || c->kind == COL_USTACK;
+}
+
+/* The frames of a row's stacks, under it: kernel, then user ones, "--" between. */
+static void print_row_stacks(const struct agg *a, const char *key)
+{
+	bool any = false;
+
+	for (int k = 0; k < a->nr_keys; k++)
+		if (is_stack(&a->keys[k]))
+			any |= print_stack(col_value(&a->keys[k], key), a->keys[k].kind == COL_USTACK,
+					   "        ", any);
+}
+
+/*
+ * -f: one line per row, "key;...;user root;...;-;kernel root;...;leaf value",
+ * the other keys first (comm), as libbpf-tools' offcputime -f and
+ * flamegraph.pl read it; the value is the row's first function.
+ */
+static void print_folded(const struct agg *a, const char *key, const char *val)
+{
+	unsigned long long kips[TPGEN_STACK_DEPTH], uips[TPGEN_STACK_DEPTH];
+	int k, kn = 0, un = 0, pid = -1, kpid;
+	char prefix[512] = "", line[16384];
+	size_t len = 0;
+	__u64 v;
+
+	for (k = 0; k < a->nr_keys; k++) {
+		const struct col *c = &a->keys[k];
+
+		if (c->kind == COL_KSTACK && !kn)
+			kn = stack_read(col_value(c, key), kips, &kpid);
+		else if (c->kind == COL_USTACK && !un)
+			un = stack_read(col_value(c, key), uips, &pid);
+		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
+			char part[256];
+			size_t start = len;
+
+			if (c->kind == COL_STR)
+				snprintf(part, sizeof(part), "%.*s", (int)c->size, key + c->off);
+			else if (c->kind == COL_S)
+				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
+			else
+				snprintf(part, sizeof(part), "%llu", (unsigned long long)col_value(c, key));
+			len += snprintf(prefix + len, sizeof(prefix) - len, "%s%s", len ? ";" : "", part);
+			if (len >= sizeof(prefix))
+				len = sizeof(prefix) - 1;
+			/* a ';' or a space in a key would split the line: the key is one frame */
+			for (size_t j = start + !!start; j < len; j++)
+				if (prefix[j] == ';' || prefix[j] == ' ')
+					prefix[j] = '_';
+		}
+	}
+	tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, uips, un, kips, kn);
+	v = a->fns & AGG_SUM && (a->sort == AGG_SUM || !(a->fns & AGG_COUNT)) ? val_u64(val, a->off_sum) :
+	    val_u64(val, a->off_count);
+	printf("%s%s%s %llu\n", prefix, len && *line ? ";" : "", line, (unsigned long long)v);
+}
+{{/if}}
+
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -647,6 +855,16 @@ static void print_agg(const struct agg *a, bool reset)
 		return;
 	if (a->top && n > a->top)
 		n = a->top;
+{{#if STACKS}}
+	for (k = 0; env.folded && !env.json && !(a->fns & (AGG_HIST | AGG_LHIST)) && k < a->nr_keys; k++) {
+		if (!is_stack(&a->keys[k]))
+			continue;
+		for (i = 0; i < n; i++)
+			print_folded(a, buf + i * row, buf + i * row + a->key_size);
+		free(buf);
+		return;
+	}
+{{/if}}
 	if (!env.json && !(a->fns & (AGG_HIST | AGG_LHIST))) {
 		printf("\n%s\n", a->title);
 		if (a->fns & AGG_COUNT)
@@ -659,9 +877,18 @@ static void print_agg(const struct agg *a, bool reset)
 			printf(" %10s", "MIN");
 		if (a->off_max)
 			printf(" %10s", "MAX");
-		for (k = 0; k < a->nr_keys; k++)
-			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s",
-			       k == a->nr_keys - 1 ? 0 : col_width(&a->keys[k]), a->keys[k].name);
+		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;	/* frames under each row */
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;
+{{/if}}
+			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
+			       a->keys[k].name);
+		}
 		printf("\n");
 	} else if (!env.json && a->nr_keys) {
 		printf("\n%s\n", a->title);
@@ -715,10 +942,21 @@ static void print_agg(const struct agg *a, bool reset)
 			continue;
 		}
 		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;	/* stacks go under the row */
+{{/if}}
 			printf("  ");
-			print_col(&a->keys[k], key, k == a->nr_keys - 1);
+			print_col(&a->keys[k], key, last);
 		}
 		printf("\n");
+{{#if STACKS}}
+		print_row_stacks(a, key);
+{{/if}}
 	}
 	free(buf);
 }
@@ -1016,6 +1254,15 @@ int main(int argc, char **argv)
 {{#if AGG}}
 	{{AGGS_SETUP}}
 {{/if}}
+{{#if STACKS}}
+	stack_fd = bpf_map__fd(skel->maps.{{STACK_MAP}});
+	syms = tpgen_syms_new();
+	if (!syms) {
+		err = -errno;
+		fprintf(stderr, "Failed to set up stack symbolization: %s\n", strerror(errno));
+		goto cleanup;
+	}
+{{/if}}
 	err = {{SKEL}}__attach(skel);
 	if (err) {
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));
@@ -1109,5 +1356,8 @@ cleanup:
 	ring_buffer__free(rb);
 {{/if}}
 	{{SKEL}}__destroy(skel);
+{{#if STACKS}}
+	tpgen_syms_free(syms);
+{{/if}}
 	return err < 0 ? -err : 0;
 }

@@ -10,9 +10,7 @@
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
  *				string tests of filters (== and ~ of tracefs)
- *   tpgen_syscall_nr(), tpgen_syscall_arg6()
- *				a syscall's number and sixth argument in its user
- *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
+ *   tpgen_read_argv()		execve()'s argv, from the caller's memory
  */
 #ifndef __TPGEN_BPF_H
 #define __TPGEN_BPF_H
@@ -62,17 +60,6 @@ static __tpgen_always_inline void tpgen_hist_add(__u64 *hist, __u64 v)
 		slot = TPGEN_MAX_SLOTS - 1;
 	__sync_fetch_and_add(&hist[slot], 1);
 }
-
-/*
- * Per-CPU scratch for what the 512-byte BPF stack has no room for: 'off'
- * bytes into slot 'slot' of the tpgen_scratch map (which a generated
- * program declares when it needs one), or NULL.
- */
-#define tpgen_scratch_get(slot, off) ({						\
-	const __u32 __tpgen_slot = (slot);					\
-	char *__tpgen_p = bpf_map_lookup_elem(&tpgen_scratch, &__tpgen_slot);	\
-	__tpgen_p ? (void *)(__tpgen_p + (off)) : (void *)0;			\
-})
 
 /* Look a key up, inserting 'init' first when missing (libbpf-tools' bpf_map_lookup_or_try_init()). */
 static __tpgen_always_inline void *tpgen_lookup_or_try_init(void *map, const void *key, const void *init)
@@ -252,33 +239,54 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 #define tpgen_glob(buf, lit) ({								\
 	struct tpgen_glob_state __g = {};						\
 											\
-	bpf_probe_read_kernel(__g.s, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1, buf); \
-	bpf_probe_read_kernel(__g.p, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1, lit); \
+	__builtin_memcpy(__g.s, buf, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1); \
+	__builtin_memcpy(__g.p, lit, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1); \
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
 
+/* argv: at most this many arguments, each read up to this many bytes (NUL included) */
+#define TPGEN_ARGV_MAX	32
+#define TPGEN_ARG_MAX	128
+
 /*
- * The syscall number as the kernel's syscall_get_nr() finds it in the user
- * registers, and the sixth argument, which libbpf 1.1's bpf_tracing.h has no
- * PT_REGS_PARM6_CORE_SYSCALL() for. CO-RE reads of a struct pt_regs *;
- * need vmlinux.h, <bpf/bpf_core_read.h> and -D__TARGET_ARCH_<arch>.
+ * An argv-style array of the caller's memory (execve()'s argv) into
+ * buf[size]: the strings one after another, each ending in its NUL, as
+ * many as fit; buf[size - 2] is the number read, buf[size - 1] is 1 when
+ * something was left out (more arguments, or an argument cut at
+ * TPGEN_ARG_MAX - 1 bytes). As argv[0], the buffer is a string. 'size' is
+ * a constant of at least TPGEN_ARG_MAX + 2 and at most 4096.
  */
-#if defined(__TARGET_ARCH_x86)
-#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, orig_ax))
-#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, r9)
-#elif defined(__TARGET_ARCH_arm64)
-#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, syscallno))
-#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, regs[5])
-#elif defined(__TARGET_ARCH_riscv)
-#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, a7))
-#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, a5)
-#elif defined(__TARGET_ARCH_s390)
-#define tpgen_syscall_nr(regs)		((long)(BPF_CORE_READ(regs, int_code) & 0xffff))
-#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gprs[7])
-#elif defined(__TARGET_ARCH_powerpc)
-#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, gpr[0]))
-#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gpr[8])
-#endif
+#define tpgen_read_argv(buf, uargv) tpgen_read_argv_sz(buf, sizeof(buf), uargv)
+
+static __tpgen_always_inline void tpgen_read_argv_sz(char *buf, unsigned int size, const char *const *uargv)
+{
+	unsigned int off = 0, i, cut = 0;
+	const char *arg;
+	long n;
+
+	for (i = 0; i < TPGEN_ARGV_MAX; i++) {
+		if (bpf_probe_read_user(&arg, sizeof(arg), &uargv[i]) || !arg)
+			break;
+		if (off > size - 2 - TPGEN_ARG_MAX) {
+			cut = 1;	/* no room for another */
+			break;
+		}
+		n = bpf_probe_read_user_str(&buf[off], TPGEN_ARG_MAX, arg);
+		if (n <= 0) {
+			cut = 1;
+			break;
+		}
+		if (n == TPGEN_ARG_MAX)
+			cut = 1;	/* perhaps longer */
+		off += n;
+	}
+	if (i == TPGEN_ARGV_MAX && !bpf_probe_read_user(&arg, sizeof(arg), &uargv[i]) && arg)
+		cut = 1;
+	if (!off)
+		buf[0] = '\0';
+	buf[size - 2] = i;
+	buf[size - 1] = cut;
+}
 
 #endif /* __TPGEN_BPF_H */

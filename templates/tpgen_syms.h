@@ -1,0 +1,1 @@
+../bpf/tpgen_syms.h

@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# argv of execve() (specs/execsnoop.yaml), live: the entry reads the
+# argument list from the caller's memory and saves it, the exit prints it
+# with the result, as a shell command line. The test execs a program with
+# an argument holding spaces, one holding a quote and one a tab, and sees
+# them quoted so that the line is unambiguous; 40 arguments end in "...";
+# a failed exec shows -2 (ENOENT) with its arguments. Filters cannot test
+# an argument list, nor can it be a key (located errors).
+. "$(dirname "$0")/lib.sh"
+cd "$TPGEN_ROOT" || exit 1
+
+printf 'tool: bad\nevents:\n  - event: syscalls/sys_enter_execve\n    filter: argv == "x"\n    print: [argv]\n' >"$T/bad.yaml"
+"$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "a filter on argv was accepted"
+grep -qF "bad.yaml:4:13: error: 'argv' is an argument list: it can be printed or saved, not tested or computed with" \
+	"$T/bad.err" || { cat "$T/bad.err"; fail "filter on argv: wrong error"; }
+printf 'tool: bad\nevents:\n  - event: syscalls/sys_enter_execve\n    count: [argv]\n' >"$T/bad.yaml"
+"$TPGEN" "$T/bad.yaml" -o "$T/badout" 2>"$T/bad.err" && fail "argv as a key was accepted"
+grep -qF "bad.yaml:4:13: error: 'argv' is an argument list: it can be printed or saved, not be a key" \
+	"$T/bad.err" || { cat "$T/bad.err"; fail "argv as a key: wrong error"; }
+
+require_live
+. "$(dirname "$0")/spec_lib.sh"
+out=$T/out
+"$TPGEN" specs/execsnoop.yaml -o "$out" || fail "tpgen specs/execsnoop.yaml"
+make -s -C "$out/execsnoop" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
+cp /bin/true "$T/tpgen-argv-probe"
+
+run_workload() {
+	"$T/tpgen-argv-probe" one "two words" "it's" "$(printf 'tab\there')" ''
+	"$T/tpgen-argv-probe" $(seq 1 40)
+	"$T/tpgen-argv-missing" a "b c" 2>/dev/null
+	true
+}
+
+start execsnoop
+run_workload
+stop execsnoop
+# JSON escapes the backslashes of the quoting: 'it'\\''s' and $'tab\\x09here'
+grep -qF "\"pcomm\":\"tpgen-argv-prob\",\"pid\":" "$T/execsnoop.out" || fail "no exec of tpgen-argv-probe"
+grep -qF "\"ret\":0,\"args\":\"$T/tpgen-argv-probe one 'two words' 'it'\\\\''s' \$'tab\\\\x09here' ''\"}" \
+	"$T/execsnoop.out" || { grep tpgen-argv "$T/execsnoop.out"; fail "the arguments, quoted (JSON)"; }
+expect execsnoop "\"ret\":0,\"args\":\"$T/tpgen-argv-probe 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 \\.\\.\\.\"" \
+	"the program and 31 arguments (32 strings) of 41, then ..."
+expect execsnoop "\"ret\":-2,\"args\":\"$T/tpgen-argv-missing a 'b c'\"" "a failed exec (-ENOENT) with its arguments"
+
+# text: the line a user reads
+"$out/execsnoop/execsnoop" >"$T/text.out" 2>"$T/text.err" &
+pid=$!
+for i in $(seq 100); do grep -q '^Tracing' "$T/text.err" && break; sleep 0.1; done
+run_workload
+sleep 0.5
+kill -INT $pid
+wait $pid || fail "execsnoop exited $?"
+grep -qF "$T/tpgen-argv-probe one 'two words' 'it'\\''s' \$'tab\\x09here' ''" "$T/text.out" || {
+	grep tpgen-argv "$T/text.out"; fail "text: the quoted command line"; }
+grep -Eq "^[0-9:]+ +tpgen-argv-prob +[0-9]+ +[0-9]+ +0 $T/tpgen-argv-probe one" "$T/text.out" ||
+	fail "text: columns"
+echo "ok: execsnoop shows the arguments the test passed"

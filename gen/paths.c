@@ -45,7 +45,8 @@ static int find_struct(const struct btf *btf, const char *spelled, __u32 *id)
 int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u32 base,
 	       const char *cast, const char *members, size_t off)
 {
-	const struct btf *btf = r->p->btf;
+	/* a module's tracepoint: its split BTF, which holds vmlinux's types too */
+	const struct btf *btf = r->pr->raw && r->pr->raw->btf ? r->pr->raw->btf : r->p->btf;
 	const struct btf_type *t;
 	struct strbuf path;
 	struct tinfo ti;

@@ -270,9 +270,9 @@ static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nsl
 	}
 }
 
-enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_KSTACK, COL_USTACK };
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
 
-/* a member of a key: its heading, JSON name, place and kind */
+/* a member of a key: its heading, JSON name, place and kind, and how it is shown */
 struct col {
 	const char *name;
 	const char *json;
@@ -399,6 +399,8 @@ static int cmp_keys(const void *x, const void *y)
 
 		if (c->kind == COL_STR) {
 			r = strncmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else if (c->kind == COL_BYTES) {
+			r = memcmp((const char *)x + c->off, (const char *)y + c->off, c->size);
 		} else {
 			__s64 u = col_value(c, x), v = col_value(c, y);
 
@@ -428,6 +430,12 @@ static int col_width(const struct col *c)
 	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
 
 	return n > w ? n : w;
+}
+
+/* names and strings are left-aligned, numbers right-aligned */
+static bool col_left(const struct col *c)
+{
+	return c->kind == COL_STR;
 }
 
 static void print_col(const struct col *c, const char *key, bool last)
@@ -531,7 +539,7 @@ static void print_agg(const struct agg *a, bool reset)
 		for (k = 0; k < a->nr_keys; k++) {
 			bool last = k == a->nr_keys - 1;
 
-			printf(a->keys[k].kind == COL_STR ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
+			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
 			       a->keys[k].name);
 		}
 		printf("\n");
@@ -707,11 +715,6 @@ static const struct field_layout {
 	unsigned int offset, size;
 	bool is_signed;
 } layout[] = {
-	{ "sched/sched_process_exec", "filename", 8, 4, false },
-	{ "sched/sched_process_exec", "pid", 12, 4, true },
-	{ "sched/sched_process_exec", "old_pid", 16, 4, true },
-	{ "sched/sched_switch", "next_comm", 40, 16, false },
-	{ "sched/sched_switch", "next_pid", 56, 4, true },
 	{ "sched/sched_wakeup", "pid", 24, 4, true },
 };
 
@@ -796,10 +799,11 @@ static int check_environment(void)
 		const char *event;	/* as in the spec */
 		const char *tracefs;	/* events/<sys>/<event>, for tp/ programs */
 		const char *raw;	/* the raw tracepoint, for raw_tp/ and tp_btf/ programs */
+		const char *module;	/* ... a module's: the module, else NULL */
 	} probes[] = {
-		{ "sched/sched_process_exec", "sched/sched_process_exec", NULL },
-		{ "sched/sched_switch", "sched/sched_switch", NULL },
-		{ "sched/sched_wakeup", "sched/sched_wakeup", NULL },
+		{ "sched/sched_process_exec", "sched/sched_process_exec", NULL, NULL },
+		{ "sched/sched_switch", "sched/sched_switch", NULL, NULL },
+		{ "sched/sched_wakeup", "sched/sched_wakeup", NULL, NULL },
 	};
 	const char *tracefs = NULL;
 	struct btf *vmlinux = NULL;
@@ -842,6 +846,27 @@ static int check_environment(void)
 					err = -ENOENT;
 					break;
 				}
+			}
+			if (probes[i].module) {
+				struct btf *mod;
+
+				/* a module's tracepoint: its BTF is there while it is loaded */
+				snprintf(path, sizeof(path), "/sys/kernel/btf/%s", probes[i].module);
+				mod = btf__parse_split(path, vmlinux);
+				if (!mod) {
+					fprintf(stderr, "schedsnoop: module '%s' (of event '%s') is not loaded\n",
+						probes[i].module, probes[i].event);
+					err = -ENOENT;
+					break;
+				}
+				snprintf(path, sizeof(path), "btf_trace_%s", probes[i].raw);
+				err = btf__find_by_name_kind(mod, path, BTF_KIND_TYPEDEF) < 0 ? -ENOENT : 0;
+				btf__free(mod);
+				if (!err)
+					continue;
+				fprintf(stderr, "schedsnoop: raw tracepoint '%s' (of event '%s') is not in module "
+					"'%s' on this kernel\n", probes[i].raw, probes[i].event, probes[i].module);
+				break;
 			}
 			snprintf(path, sizeof(path), "btf_trace_%s", probes[i].raw);
 			if (btf__find_by_name_kind(vmlinux, path, BTF_KIND_TYPEDEF) < 0) {

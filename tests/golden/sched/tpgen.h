@@ -10,6 +10,9 @@
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
  *				string tests of filters (== and ~ of tracefs)
+ *   tpgen_syscall_nr(), tpgen_syscall_arg6()
+ *				a syscall's number and sixth argument in its user
+ *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
  *   tpgen_read_argv()		execve()'s argv, from the caller's memory
  */
 #ifndef __TPGEN_BPF_H
@@ -60,6 +63,17 @@ static __tpgen_always_inline void tpgen_hist_add(__u64 *hist, __u64 v)
 		slot = TPGEN_MAX_SLOTS - 1;
 	__sync_fetch_and_add(&hist[slot], 1);
 }
+
+/*
+ * Per-CPU scratch for what the 512-byte BPF stack has no room for: 'off'
+ * bytes into slot 'slot' of the tpgen_scratch map (which a generated
+ * program declares when it needs one), or NULL.
+ */
+#define tpgen_scratch_get(slot, off) ({						\
+	const __u32 __tpgen_slot = (slot);					\
+	char *__tpgen_p = bpf_map_lookup_elem(&tpgen_scratch, &__tpgen_slot);	\
+	__tpgen_p ? (void *)(__tpgen_p + (off)) : (void *)0;			\
+})
 
 /* Look a key up, inserting 'init' first when missing (libbpf-tools' bpf_map_lookup_or_try_init()). */
 static __tpgen_always_inline void *tpgen_lookup_or_try_init(void *map, const void *key, const void *init)
@@ -239,11 +253,34 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 #define tpgen_glob(buf, lit) ({								\
 	struct tpgen_glob_state __g = {};						\
 											\
-	__builtin_memcpy(__g.s, buf, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1); \
-	__builtin_memcpy(__g.p, lit, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1); \
+	bpf_probe_read_kernel(__g.s, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1, buf); \
+	bpf_probe_read_kernel(__g.p, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1, lit); \
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
+
+/*
+ * The syscall number as the kernel's syscall_get_nr() finds it in the user
+ * registers, and the sixth argument, which libbpf 1.1's bpf_tracing.h has no
+ * PT_REGS_PARM6_CORE_SYSCALL() for. CO-RE reads of a struct pt_regs *;
+ * need vmlinux.h, <bpf/bpf_core_read.h> and -D__TARGET_ARCH_<arch>.
+ */
+#if defined(__TARGET_ARCH_x86)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, orig_ax))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, r9)
+#elif defined(__TARGET_ARCH_arm64)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, syscallno))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, regs[5])
+#elif defined(__TARGET_ARCH_riscv)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, a7))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, a5)
+#elif defined(__TARGET_ARCH_s390)
+#define tpgen_syscall_nr(regs)		((long)(BPF_CORE_READ(regs, int_code) & 0xffff))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gprs[7])
+#elif defined(__TARGET_ARCH_powerpc)
+#define tpgen_syscall_nr(regs)		((long)BPF_CORE_READ(regs, gpr[0]))
+#define tpgen_syscall_arg6(regs)	BPF_CORE_READ(regs, gpr[8])
+#endif
 
 /* argv: at most this many arguments, each read up to this many bytes (NUL included) */
 #define TPGEN_ARGV_MAX	32

@@ -75,10 +75,10 @@ rm "$T/snap/syscalls"
 grep -q show_syscall "$T/snapout/syscount/syscount.c" && fail "a syscall table without syscall names"
 
 # -- live: a loopback connection, as tcpstates shows it
-for s in specs/tcpstates.yaml tests/spec/names/enum.yaml; do
+for s in specs/tcpstates.yaml tests/spec/names/enum.yaml tests/spec/names/pstate.yaml; do
 	"$TPGEN" "$s" -o "$out" || fail "tpgen $s"
 done
-for t in tcpstates4 tcpenum; do
+for t in tcpstates4 tcpenum pstate; do
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
 connect() {	# a listener on 127.0.0.1, one connection to it; prints the port
@@ -119,4 +119,12 @@ expect tcpenum '"old":2,"old_name":"TCP_SYN_SENT","new":1,"new_name":"TCP_ESTABL
 	"SYN_SENT -> ESTABLISHED named by enum(), 2 by signal(), a __be32 by ipv4()"
 expect tcpenum '"counts":"sock/inet_sock_set_state","new":1,"new_name":"TCP_ESTABLISHED","lo":"127.0.0.1","count":[1-9]' \
 	"keys shown by enum() and ipv4()"
+# a task that sleeps 5 times, then exits: S (sleeping) 5 times at least, Z once
+start pstate
+python3 -c 'import ctypes, time
+ctypes.CDLL(None).prctl(15, b"tpgenslp", 0, 0, 0)
+for i in range(5): time.sleep(0.05)' || fail "python3 sleeper"
+stop pstate
+expect pstate '"prev_state":1,"prev_state_name":"S","count":([5-9]|[1-9][0-9]+)\}' "5 switches out asleep, named S"
+expect pstate '"prev_state":32,"prev_state_name":"Z","count":1\}' "the exit, named Z"
 echo "ok: names and addresses of port $port"

@@ -96,8 +96,8 @@ static bool wanted(const struct inputs *in, const struct tp_event *ev)
 	return false;
 }
 
-/* A snapshot keeps release and vmlinux beside events/. */
-static char *sibling(const char *events_dir, const char *name)
+/* A snapshot keeps release, vmlinux, syscalls and btf/ beside events/. */
+char *inputs_sibling(const char *events_dir, const char *name)
 {
 	char *dir = xstrdup(events_dir), *slash, *p;
 	size_t n = strlen(dir);
@@ -138,7 +138,7 @@ static int load_release(struct inputs *in)
 		}
 		return 0;
 	}
-	path = sibling(in->tracefs, "release");
+	path = inputs_sibling(in->tracefs, "release");
 	if (access(path, F_OK)) {
 		in->release = xstrdup("unknown");
 		free(path);
@@ -251,7 +251,7 @@ int inputs_load_btf(struct inputs *in, bool required)
 		return in->btf_err;
 	if (!path && in->tracefs) {
 		/* offline input stays offline: a snapshot's vmlinux, never the live one */
-		guess = sibling(in->tracefs, "vmlinux");
+		guess = inputs_sibling(in->tracefs, "vmlinux");
 		if (access(guess, F_OK)) {
 			free(guess);
 			if (!required)

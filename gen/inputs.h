@@ -63,4 +63,7 @@ int inputs_load_btf(struct inputs *in, bool required);
 const char *inputs_release(struct inputs *in);
 void inputs_free(struct inputs *in);
 
+/* NAME beside a snapshot's events/ directory: DIR/NAME for DIR/events. */
+char *inputs_sibling(const char *events_dir, const char *name);
+
 #endif /* __TPGEN_INPUTS_H */

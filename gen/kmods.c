@@ -37,9 +37,6 @@ static const char *name_why(const char *name)
 /* Where the module BTFs are, or NULL for none. */
 static char *btf_dir(const struct inputs *in)
 {
-	char *dir, *slash;
-	size_t n;
-
 	if (in->btf_given)
 		return NULL;	/* --btf FILE: that BTF alone */
 	if (in->kernel)
@@ -47,16 +44,7 @@ static char *btf_dir(const struct inputs *in)
 	if (!in->tracefs)
 		return xstrdup(SYSFS_BTF);
 	/* offline input stays offline: beside the events, as the snapshot's vmlinux */
-	dir = xstrdup(in->tracefs);
-	n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		dir[--n] = '\0';
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	slash = xasprintf("%s/btf", slash ? (*dir ? dir : "/") : ".");
-	free(dir);
-	return slash;
+	return inputs_sibling(in->tracefs, "btf");
 }
 
 static int by_name(const void *a, const void *b)

@@ -142,12 +142,7 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 			   "(integers, enums, pointers and char strings only)", v->name);
 		goto fail;
 	}
-	v->src = PV_RAW;
-	v->kind = ti.kind;
-	v->size = ti.size;
-	v->is_signed = ti.is_signed;
-	v->str_ptr = ti.str_ptr;
-	v->is_bool = ti.is_bool;
+	pvalue_set_raw(v, &ti);
 	v->path = sb_steal(&path);
 	sb_free(&path);
 	return 0;

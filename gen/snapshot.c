@@ -48,6 +48,24 @@ static int add_copy(struct outputs *o, const char *dir, const char *from, const 
 	return 0;
 }
 
+/* BTF as raw bytes (also when read from an ELF's .BTF), into DIR/name. */
+static int add_btf(struct outputs *o, const char *dir, const char *name, const struct btf *btf)
+{
+	struct strbuf sb;
+	const void *raw;
+	__u32 len;
+
+	raw = btf__raw_data(btf, &len);
+	if (!raw) {
+		pr_err("cannot copy BTF: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	sb_init(&sb);
+	sb_add(&sb, raw, len);
+	outputs_add_in(o, dir, name, &sb);
+	return 0;
+}
+
 int cmd_snapshot(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -59,10 +77,8 @@ int cmd_snapshot(int argc, char **argv)
 	struct outputs o = {};
 	struct kmods km = {};
 	struct strbuf sb;
-	const void *raw;
 	const char *dir;
 	int opt, err, i;
-	__u32 len;
 	char *p;
 
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -108,15 +124,9 @@ int cmd_snapshot(int argc, char **argv)
 		err = err == -ENOENT ? -EACCES : err;
 		goto out;
 	}
-	raw = btf__raw_data(in.btf, &len);
-	if (!raw) {
-		err = -ENOMEM;
-		pr_err("cannot copy BTF: %s", strerror(ENOMEM));
+	err = add_btf(&o, dir, "vmlinux", in.btf);
+	if (err)
 		goto out;
-	}
-	sb_init(&sb);
-	sb_add(&sb, raw, len);
-	outputs_add_in(&o, dir, "vmlinux", &sb);
 	sb_init(&sb);
 	sb_printf(&sb, "%s\n", inputs_release(&in));
 	outputs_add_in(&o, dir, "release", &sb);
@@ -124,19 +134,13 @@ int cmd_snapshot(int argc, char **argv)
 	err = kmods_load(&in, &km);
 	if (err)
 		goto out;
-	for (i = 0; i < km.nr; i++) {
-		raw = btf__raw_data(km.m[i].btf, &len);
-		if (!raw) {
-			err = -ENOMEM;
-			pr_err("cannot copy BTF: %s", strerror(ENOMEM));
-			goto out;
-		}
-		sb_init(&sb);
-		sb_add(&sb, raw, len);
+	for (i = 0; i < km.nr && !err; i++) {
 		p = xasprintf("btf/%s", km.m[i].name);
-		outputs_add_in(&o, dir, p, &sb);
+		err = add_btf(&o, dir, p, km.m[i].btf);
 		free(p);
 	}
+	if (err)
+		goto out;
 	if (!in.tracefs) {
 		/* the running kernel's syscall names, when it can tell them (a warning when not) */
 		struct sysnames sn = {};

@@ -59,22 +59,6 @@ bool sysargs_needed(const struct spec *s)
 	return false;
 }
 
-/* DIR/syscalls beside DIR/events, as 'tpgen snapshot' writes them. */
-static char *beside_events(const char *events_dir)
-{
-	char *dir = xstrdup(events_dir), *slash, *p;
-	size_t n = strlen(dir);
-
-	while (n > 1 && dir[n - 1] == '/')
-		dir[--n] = '\0';
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	p = xasprintf("%s/syscalls", slash ? (*dir ? dir : "/") : ".");
-	free(dir);
-	return p;
-}
-
 int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path)
 {
 	char *file;
@@ -84,7 +68,7 @@ int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char 
 	*path = NULL;
 	if (in->tracefs) {
 		/* offline input stays offline: the snapshot's table, never the running kernel's */
-		file = in->kernel ? xasprintf("%s/syscalls", in->kernel) : beside_events(in->tracefs);
+		file = in->kernel ? xasprintf("%s/syscalls", in->kernel) : inputs_sibling(in->tracefs, "syscalls");
 		err = sysnames_load(file, sn);
 		if (!err) {
 			*path = file;

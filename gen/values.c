@@ -105,6 +105,16 @@ int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 
 	return -ENOENT;
 }
 
+void pvalue_set_raw(struct pvalue *v, const struct tinfo *ti)
+{
+	v->src = PV_RAW;
+	v->kind = ti->kind;
+	v->size = ti->size;
+	v->is_signed = ti->is_signed;
+	v->str_ptr = ti->str_ptr;
+	v->is_bool = ti->is_bool;
+}
+
 int unknown_field(struct resolver *r, const char *name, size_t off)
 {
 	const char **cands = NULL;
@@ -158,12 +168,7 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 		return -EINVAL;
 	}
 	if (!members || !*members) {
-		v->src = PV_RAW;
-		v->kind = ti.kind;
-		v->size = ti.size;
-		v->is_signed = ti.is_signed;
-		v->str_ptr = ti.str_ptr;
-		v->is_bool = ti.is_bool;
+		pvalue_set_raw(v, &ti);
 		v->arg = xstrdup(a->name);
 		return 0;
 	}

@@ -24,6 +24,8 @@ __u32 skip_mods(const struct btf *btf, __u32 id);
 int classify(const struct btf *btf, __u32 id, struct tinfo *ti);
 /* A member of a struct or union, looking into anonymous members as C does (-EOPNOTSUPP: a bit-field). */
 int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id);
+/* v read as a raw argument of type ti: kind, size, sign and how */
+void pvalue_set_raw(struct pvalue *v, const struct tinfo *ti);
 
 /* gen/paths.c */
 const char *btf_struct_kw(const struct btf_type *t);

@@ -10,9 +10,9 @@
  * (since 5.10), or __bpf_trace_<class> found by its parameter types. Failing
  * all three, arguments are arg0, arg1, ...
  *
- * One pass over the types indexes those four families by name (and notes
- * names that occur twice, which btf_dump would suffix); everything after is
- * a binary search, so the cost is one walk of the BTF.
+ * btf_index.c finds them (and the names that occur twice, which btf_dump
+ * would suffix) in one walk of the BTF; this file turns each typedef and its
+ * names into a struct raw_tp, spelling every argument's type.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -22,269 +22,21 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "btf_index.h"
 #include "fieldtype.h"
 #include "rawtp.h"
 #include "util.h"
 
 #define MAX_DEPTH	32	/* type chains longer than this are malformed */
 
-struct name_id {
-	const char *name;	/* without its prefix */
-	__u32 id;
-};
-
-struct vec {
-	struct name_id *v;
-	int nr, cap;
-};
-
-struct index {
-	const struct btf *btf;
-	__u32 start;		/* the first type of this BTF's own (split BTF: after the base's) */
-	struct vec tps;		/* btf_trace_<tp> typedefs */
-	struct vec stubs;	/* __probestub_<tp> */
-	struct vec iters;	/* __traceiter_<tp> */
-	struct vec bts;		/* __bpf_trace_<class> */
-	struct name_id *by_proto; /* bts sorted by prototype, made when first needed */
-	pthread_mutex_t lock;	/* ... by whichever thread needs it first */
-	struct kbtf_names tags;	/* struct, union, enum names */
-	struct kbtf_names idents; /* typedef names */
+/* The index, and btf_dump to spell kernel types as vmlinux.h does. */
+struct loader {
+	struct btf_index ix;
 	bool vmlinux_names;	/* spell kernel types as vmlinux.h does: btf_dump, renames and all */
 	struct btf_dump *dump;
 	struct strbuf out;	/* what btf_dump prints */
 	bool quiet;		/* drop what btf_dump prints */
 };
-
-static void push(struct vec *v, const char *name, __u32 id)
-{
-	if (v->nr == v->cap) {
-		v->cap = v->cap ? v->cap * 2 : 256;
-		v->v = xrealloc(v->v, v->cap * sizeof(*v->v));
-	}
-	v->v[v->nr].name = name;
-	v->v[v->nr++].id = id;
-}
-
-static int by_name(const void *a, const void *b)
-{
-	const struct name_id *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
-
-	return c ? c : (x->id > y->id) - (x->id < y->id);
-}
-
-/* First entry named 'name' (entries are sorted by name, then id), or NULL. */
-static const struct name_id *vec_find(const struct vec *v, const char *name)
-{
-	int lo = 0, hi = v->nr;
-
-	while (lo < hi) {
-		int mid = lo + (hi - lo) / 2;
-
-		if (strcmp(v->v[mid].name, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < v->nr && !strcmp(v->v[lo].name, name) ? &v->v[lo] : NULL;
-}
-
-static bool has_prefix(const char *s, const char *pfx, size_t n)
-{
-	return !strncmp(s, pfx, n) && s[n];
-}
-
-/* The one pass over every type. */
-static void index_build(struct index *x)
-{
-	__u32 i, n = btf__type_cnt(x->btf);
-
-	for (i = x->start; i < n; i++) {
-		const struct btf_type *t = btf__type_by_id(x->btf, i);
-		const char *name;
-
-		if (!t || !t->name_off)
-			continue;
-		name = btf__name_by_offset(x->btf, t->name_off);
-		if (!name)
-			continue;
-		switch (btf_kind(t)) {
-		case BTF_KIND_TYPEDEF:
-			if (name[0] == 'b' && has_prefix(name, "btf_trace_", 10))
-				push(&x->tps, name + 10, i);
-			if (x->vmlinux_names)
-				kbtf_names_add(&x->idents, name, i);
-			break;
-		case BTF_KIND_FUNC:
-			if (name[0] != '_' || name[1] != '_')
-				break;
-			if (has_prefix(name, "__probestub_", 12))
-				push(&x->stubs, name + 12, i);
-			else if (has_prefix(name, "__traceiter_", 12))
-				push(&x->iters, name + 12, i);
-			else if (has_prefix(name, "__bpf_trace_", 12))
-				push(&x->bts, name + 12, i);
-			break;
-		case BTF_KIND_ENUM:
-			if (!btf_vlen(t))	/* btf_dump never suffixes enum forwards */
-				break;
-			/* fallthrough */
-		case BTF_KIND_STRUCT:
-		case BTF_KIND_UNION:
-		case BTF_KIND_ENUM64:
-			if (x->vmlinux_names)
-				kbtf_names_add(&x->tags, name, i);
-			break;
-		default:
-			break;
-		}
-	}
-	if (x->tps.nr)		/* qsort(NULL, 0) is undefined: a crafted BTF may lack a family */
-		qsort(x->tps.v, x->tps.nr, sizeof(*x->tps.v), by_name);
-	if (x->stubs.nr)
-		qsort(x->stubs.v, x->stubs.nr, sizeof(*x->stubs.v), by_name);
-	if (x->iters.nr)
-		qsort(x->iters.v, x->iters.nr, sizeof(*x->iters.v), by_name);
-	if (x->bts.nr)
-		qsort(x->bts.v, x->bts.nr, sizeof(*x->bts.v), by_name);
-}
-
-/* The FUNC_PROTO behind a FUNC, or behind a typedef of a pointer to one. */
-static const struct btf_type *proto_of(const struct btf *btf, __u32 id, __u32 *proto_id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	int depth;
-
-	for (depth = 0; t && depth < MAX_DEPTH; depth++) {
-		if (btf_is_func_proto(t)) {
-			*proto_id = id;
-			return t;
-		}
-		if (!btf_is_func(t) && !btf_is_typedef(t) && !btf_is_ptr(t) && !btf_is_mod(t))
-			return NULL;
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	return NULL;
-}
-
-/* Same parameter types (names aside). */
-static bool same_params(const struct btf_type *a, const struct btf_type *b)
-{
-	const struct btf_param *p = btf_params(a), *q = btf_params(b);
-	int i;
-
-	if (btf_vlen(a) != btf_vlen(b))
-		return false;
-	for (i = 0; i < btf_vlen(a); i++)
-		if (p[i].type != q[i].type)
-			return false;
-	return true;
-}
-
-/* A function of family 'v' named 'name' with the tracepoint's parameters. */
-static const struct btf_type *named_fn(const struct index *x, const struct vec *v, const char *name,
-				       const struct btf_type *proto, __u32 *fn)
-{
-	const struct name_id *e = vec_find(v, name);
-	__u32 pid;
-
-	for (; e && e < v->v + v->nr && !strcmp(e->name, name); e++) {
-		const struct btf_type *p = proto_of(x->btf, e->id, &pid);
-
-		if (p && same_params(p, proto)) {
-			*fn = e->id;
-			return p;
-		}
-	}
-	return NULL;
-}
-
-static const struct btf *sort_btf;
-
-static int by_proto(const void *a, const void *b)
-{
-	const struct name_id *x = a, *y = b;
-	const struct btf_type *p, *q;
-	__u32 pid;
-	int i;
-
-	p = proto_of(sort_btf, x->id, &pid);
-	q = proto_of(sort_btf, y->id, &pid);
-	if (!p || !q)
-		return !p - !q;
-	if (btf_vlen(p) != btf_vlen(q))
-		return btf_vlen(p) < btf_vlen(q) ? -1 : 1;
-	for (i = 0; i < btf_vlen(p); i++)
-		if (btf_params(p)[i].type != btf_params(q)[i].type)
-			return btf_params(p)[i].type < btf_params(q)[i].type ? -1 : 1;
-	return by_name(a, b);
-}
-
-/* Same parameter names. */
-static bool same_names(const struct btf *btf, const struct btf_type *a, const struct btf_type *b)
-{
-	int i;
-
-	for (i = 0; i < btf_vlen(a); i++)
-		if (strcmp(btf__name_by_offset(btf, btf_params(a)[i].name_off) ?: "",
-			   btf__name_by_offset(btf, btf_params(b)[i].name_off) ?: ""))
-			return false;
-	return true;
-}
-
-/*
- * __bpf_trace_<class> for a tracepoint without stub or iterator: the class
- * named like the tracepoint, else the classes with its parameter types, if
- * they all name the parameters alike.
- */
-static const struct btf_type *class_fn(struct index *x, const char *tp, const struct btf_type *proto,
-				       __u32 *fn)
-{
-	const struct btf_type *p, *first = NULL;
-	int lo = 0, hi, i;
-	__u32 pid;
-
-	p = named_fn(x, &x->bts, tp, proto, fn);
-	if (p || !x->bts.nr)
-		return p;
-	pthread_mutex_lock(&x->lock);
-	if (!x->by_proto) {
-		struct name_id *v = xmalloc(x->bts.nr * sizeof(*v));
-
-		memcpy(v, x->bts.v, x->bts.nr * sizeof(*v));
-		sort_btf = x->btf;
-		qsort(v, x->bts.nr, sizeof(*v), by_proto);
-		x->by_proto = v;
-	}
-	pthread_mutex_unlock(&x->lock);
-	hi = x->bts.nr;
-	while (lo < hi) {	/* first class whose prototype is not below ours */
-		int mid = lo + (hi - lo) / 2, c;
-
-		p = proto_of(x->btf, x->by_proto[mid].id, &pid);
-		c = !p ? 1 : btf_vlen(p) != btf_vlen(proto) ? (btf_vlen(p) < btf_vlen(proto) ? -1 : 1) : 0;
-		for (i = 0; !c && i < btf_vlen(p); i++)
-			if (btf_params(p)[i].type != btf_params(proto)[i].type)
-				c = btf_params(p)[i].type < btf_params(proto)[i].type ? -1 : 1;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i < x->bts.nr; i++) {
-		p = proto_of(x->btf, x->by_proto[i].id, &pid);
-		if (!p || !same_params(p, proto))
-			break;
-		if (!first) {
-			first = p;
-			*fn = x->by_proto[i].id;
-		} else if (!same_names(x->btf, first, p)) {
-			return NULL;	/* ambiguous: better arg0.. than wrong names */
-		}
-	}
-	return first;
-}
 
 static bool is_ident(const char *s)
 {
@@ -337,7 +89,7 @@ static void name_args(struct raw_tp *tp, const struct btf *btf, const struct btf
 
 static void dump_printf(void *ctx, const char *fmt, va_list ap)
 {
-	struct index *x = ctx;
+	struct loader *x = ctx;
 
 	if (!x->quiet)
 		sb_vprintf(&x->out, fmt, ap);
@@ -348,7 +100,7 @@ static void dump_printf(void *ctx, const char *fmt, va_list ap)
  * last id carrying such a name, 0 when there is none, -1 for an anonymous
  * type (whose body btf_dump would print) or a malformed chain.
  */
-static long chain_check(const struct index *x, __u32 id, int depth)
+static long chain_check(const struct loader *x, __u32 id, int depth)
 {
 	const struct btf_type *t;
 	const char *name;
@@ -358,20 +110,20 @@ static long chain_check(const struct index *x, __u32 id, int depth)
 	for (; depth < MAX_DEPTH; depth++) {
 		if (!id)
 			return 0;
-		t = btf__type_by_id(x->btf, id);
+		t = btf__type_by_id(x->ix.btf, id);
 		if (!t)
 			return -1;
-		name = t->name_off ? btf__name_by_offset(x->btf, t->name_off) : NULL;
+		name = t->name_off ? btf__name_by_offset(x->ix.btf, t->name_off) : NULL;
 		switch (btf_kind(t)) {
 		case BTF_KIND_TYPEDEF:
-			return kbtf_names_last(&x->idents, name);
+			return kbtf_names_last(&x->ix.idents, name);
 		case BTF_KIND_STRUCT:
 		case BTF_KIND_UNION:
 		case BTF_KIND_ENUM:
 		case BTF_KIND_ENUM64:
 			if (!name)
 				return -1;
-			return kbtf_names_last(&x->tags, name);
+			return kbtf_names_last(&x->ix.tags, name);
 		case BTF_KIND_INT:
 		case BTF_KIND_FLOAT:
 		case BTF_KIND_FWD:
@@ -400,7 +152,7 @@ static long chain_check(const struct index *x, __u32 id, int depth)
 	return -1;
 }
 
-static char *kernel_decl(struct index *x, __u32 id, const char *name)
+static char *kernel_decl(struct loader *x, __u32 id, const char *name)
 {
 	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
 
@@ -411,9 +163,9 @@ static char *kernel_decl(struct index *x, __u32 id, const char *name)
 }
 
 /* Size, sign and both spellings of one argument; the reason when it cannot fill a slot. */
-static const char *type_arg(struct index *x, struct raw_arg *a)
+static const char *type_arg(struct loader *x, struct raw_arg *a)
 {
-	const struct btf *btf = x->btf;
+	const struct btf *btf = x->ix.btf;
 	struct strbuf sb;
 	const struct btf_type *t;
 	__s64 size;
@@ -476,50 +228,45 @@ static const char *type_arg(struct index *x, struct raw_arg *a)
 	return NULL;
 }
 
-static int load_tp(struct index *x, struct raw_tp *tp, const struct name_id *e)
+static int load_tp(struct loader *x, struct raw_tp *tp, const struct name_id *e)
 {
+	const struct btf *btf = x->ix.btf;
 	const struct btf_type *proto, *names = NULL;
 	__u32 fn = 0;
 	int i;
 
 	tp->name = xstrdup(e->name);
 	tp->name_src = RAW_NAME_NONE;
-	proto = proto_of(x->btf, e->id, &tp->proto_id);
+	proto = btf_index_proto(btf, e->id, &tp->proto_id);
 	if (!proto || !btf_vlen(proto)) {
 		tp->unsupported = "its btf_trace_ typedef is not a pointer to a prototype";
 		return 0;
 	}
-	if ((names = named_fn(x, &x->stubs, tp->name, proto, &fn)))
+	if ((names = btf_index_named_fn(&x->ix, &x->ix.stubs, tp->name, proto, &fn)))
 		tp->name_src = RAW_NAME_PROBESTUB;
-	else if ((names = named_fn(x, &x->iters, tp->name, proto, &fn)))
+	else if ((names = btf_index_named_fn(&x->ix, &x->ix.iters, tp->name, proto, &fn)))
 		tp->name_src = RAW_NAME_TRACEITER;
-	else if ((names = class_fn(x, tp->name, proto, &fn)))
+	else if ((names = btf_index_class_fn(&x->ix, tp->name, proto, &fn)))
 		tp->name_src = RAW_NAME_BPF_TRACE;
 	if (names)
-		tp->name_from = xstrdup(btf__name_by_offset(x->btf, btf__type_by_id(x->btf, fn)->name_off));
+		tp->name_from = xstrdup(btf__name_by_offset(btf, btf__type_by_id(btf, fn)->name_off));
 	tp->nr_args = btf_vlen(proto) - 1;
 	tp->args = xcalloc(tp->nr_args, sizeof(*tp->args));
 	for (i = 0; i < tp->nr_args; i++)
 		tp->args[i].type_id = btf_params(proto)[i + 1].type;
-	name_args(tp, x->btf, names);
+	name_args(tp, btf, names);
 	return 0;
 }
 
-static void index_free(struct index *x)
+static void loader_free(struct loader *x)
 {
-	free(x->tps.v);
-	free(x->stubs.v);
-	free(x->iters.v);
-	free(x->bts.v);
-	free(x->by_proto);
-	kbtf_names_free(&x->tags);
-	kbtf_names_free(&x->idents);
+	btf_index_free(&x->ix);
 	btf_dump__free(x->dump);
 	sb_free(&x->out);
 }
 
 /* Every argument spelled; the types that fit no slot make the tracepoint unsupported. */
-static void spell_tp(struct index *x, struct raw_tp *tp)
+static void spell_tp(struct loader *x, struct raw_tp *tp)
 {
 	int k;
 
@@ -545,7 +292,7 @@ static void spell_tp(struct index *x, struct raw_tp *tp)
 
 /* Tracepoints [lo, hi): named, and spelled unless btf_dump must do it after (one thread). */
 struct work {
-	struct index *x;
+	struct loader *x;
 	struct raw_tps *r;
 	const struct name_id **tps;
 	int lo, hi;
@@ -566,10 +313,7 @@ static void *work_range(void *arg)
 
 static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 {
-	const struct btf *base = btf__base_btf(btf);
-	struct index x = { .btf = btf, .vmlinux_names = vmlinux_names,
-			   .start = base ? btf__type_cnt(base) : 1,
-			   .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct loader x = { .vmlinux_names = vmlinux_names };
 	struct work w[2];
 	const struct name_id **tps;
 	bool threaded = false;
@@ -580,11 +324,11 @@ static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 
 	memset(r, 0, sizeof(*r));
 	sb_init(&x.out);
-	index_build(&x);
-	tps = xcalloc(x.tps.nr ? x.tps.nr : 1, sizeof(*tps));
-	for (j = 0; j < x.tps.nr; j++)
-		if (!j || strcmp(x.tps.v[j].name, x.tps.v[j - 1].name))
-			tps[r->nr++] = &x.tps.v[j];	/* a repeated typedef: the first one counts */
+	btf_index_build(&x.ix, btf, vmlinux_names);
+	tps = xcalloc(x.ix.tps.nr ? x.ix.tps.nr : 1, sizeof(*tps));
+	for (j = 0; j < x.ix.tps.nr; j++)
+		if (!j || strcmp(x.ix.tps.v[j].name, x.ix.tps.v[j - 1].name))
+			tps[r->nr++] = &x.ix.tps.v[j];	/* a repeated typedef: the first one counts */
 	r->tp = xcalloc(r->nr ? r->nr : 1, sizeof(*r->tp));
 	/* the work is CPU-bound and per tracepoint: two halves, one on another core */
 	w[0] = (struct work){ .x = &x, .r = r, .tps = tps, .lo = 0, .hi = r->nr / 2 };
@@ -624,7 +368,7 @@ static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 	for (j = 0; j < r->nr; j++)
 		spell_tp(&x, &r->tp[j]);
 out:
-	index_free(&x);
+	loader_free(&x);
 	if (err)
 		rawtp_free(r);
 	return err;

@@ -57,8 +57,12 @@ static int render_partial(struct tmpl_ctx *c, struct strbuf *out, const char *tm
 	char *pname, *text;
 	int err, i;
 
-	if (len < 3 || strcmp(name + (len -= 2), "}}") || memchr(name, '/', len) || memchr(name, ' ', len) ||
-	    name[0] == '.') {
+	/* a file name in the templates' directory: no '/', not hidden */
+	if (len > 2 && !strcmp(name + len - 2, "}}"))
+		len -= 2;
+	else
+		len = 0;
+	if (!len || name[0] == '.' || memchr(name, '/', len) || memchr(name, ' ', len)) {
 		diag_error(tmpl_name, lineno, 0, "bad partial in template: %s", line);
 		return -EINVAL;
 	}

@@ -35,7 +35,7 @@ static int render(const char *dir, const char *tmpl, const struct tmpl_var *vars
 		return err;
 	}
 	sb_init(&out);
-	err = tmpl_render(&out, tmpl, text, vars, nv);
+	err = tmpl_render(&out, dir, tmpl, text, vars, nv);
 	free(text);
 	if (err) {
 		sb_free(&out);

@@ -93,7 +93,12 @@ struct gen_ctx {
 	struct outputs out;	/* every spec's files, written at the end: all or nothing */
 };
 
-static const char *const template_names[] = { "Makefile", "prog.bpf.c", "loader.c", "prog.h", "tpgen.h" };
+static const char *const template_names[] = {
+	"Makefile", "prog.bpf.c", "loader.c", "prog.h", "tpgen.h",
+	/* the loader's partials ({{> NAME}} lines of loader.c) */
+	"loader_agg.c", "loader_argv.c", "loader_events.c", "loader_hist.c", "loader_layout.c",
+	"loader_names.c", "loader_stacks.c",
+};
 
 static int generate(struct gen_ctx *g, const char *path)
 {

@@ -225,13 +225,16 @@ struct prog_file {
 
 int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, int *nr_files);
 
-/* Render a template: {{VAR}}, {{#if VAR}} / {{#if !VAR}} ... {{/if}} lines. */
+/*
+ * Render a template: {{VAR}}, {{#if VAR}} / {{#if !VAR}} ... {{/if}} lines, and
+ * {{> NAME}} lines (template NAME, from 'dir' or embedded, with the same variables).
+ */
 struct tmpl_var {
 	const char *name;
 	const char *value;	/* "" is false for #if */
 };
 
-int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
+int tmpl_render(struct strbuf *out, const char *dir, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars);
 /* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);

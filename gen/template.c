@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Templates of the generated pair: the embedded ones (templates/, via
- * gen/embed.sh) or a --templates DIR's, rendered with {{VAR}} and
- * {{#if VAR}}...{{/if}}. A bad template fails with its line, at generation.
+ * gen/embed.sh) or a --templates DIR's, rendered with {{VAR}},
+ * {{#if VAR}}...{{/if}} and {{> PARTIAL}} lines. A bad template fails with
+ * its line, at generation.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,9 +35,78 @@ static size_t var_at(const char *s, const char **name)
 	return e - s - 2;
 }
 
-int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
+#define TMPL_MAX_NEST	4	/* partials in partials */
+
+struct tmpl_ctx {
+	const char *dir;		/* --templates DIR, or NULL */
+	const struct tmpl_var *vars;
+	int nr_vars;
+	const char *names[TMPL_MAX_NEST + 1];	/* the template, then the partials being rendered */
+	int nest;
+};
+
+static int find_template(const char *dir, const char *name, char **text);
+static int render(struct tmpl_ctx *c, struct strbuf *out, const char *tmpl_name, const char *text);
+
+/* A line "{{> NAME}}": template NAME rendered with the same variables, in its place. */
+static int render_partial(struct tmpl_ctx *c, struct strbuf *out, const char *tmpl_name, int lineno,
+			  const char *line)
+{
+	const char *name = line + 4;
+	size_t len = strlen(name);
+	char *pname, *text;
+	int err, i;
+
+	/* a file name in the templates' directory: no '/', not hidden */
+	if (len > 2 && !strcmp(name + len - 2, "}}"))
+		len -= 2;
+	else
+		len = 0;
+	if (!len || name[0] == '.' || memchr(name, '/', len) || memchr(name, ' ', len)) {
+		diag_error(tmpl_name, lineno, 0, "bad partial in template: %s", line);
+		return -EINVAL;
+	}
+	pname = xstrndup(name, len);
+	for (i = 0; i <= c->nest; i++) {
+		if (!strcmp(c->names[i], pname)) {
+			diag_error(tmpl_name, lineno, 0, "partial {{> %s}} includes itself", pname);
+			free(pname);
+			return -EINVAL;
+		}
+	}
+	if (c->nest == TMPL_MAX_NEST) {
+		diag_error(tmpl_name, lineno, 0, "partial {{> %s}} nested more than %d deep",
+			   pname, TMPL_MAX_NEST);
+		free(pname);
+		return -EINVAL;
+	}
+	err = find_template(c->dir, pname, &text);
+	if (err == -ENOENT)
+		diag_error(tmpl_name, lineno, 0, "unknown partial {{> %s}} in template", pname);
+	if (err) {
+		free(pname);
+		return err;
+	}
+	c->names[++c->nest] = pname;
+	err = render(c, out, pname, text);
+	c->nest--;
+	free(text);
+	free(pname);
+	return err;
+}
+
+int tmpl_render(struct strbuf *out, const char *dir, const char *tmpl_name, const char *text,
 		const struct tmpl_var *vars, int nr_vars)
 {
+	struct tmpl_ctx c = { .dir = dir, .vars = vars, .nr_vars = nr_vars, .names = { tmpl_name } };
+
+	return render(&c, out, tmpl_name, text);
+}
+
+static int render(struct tmpl_ctx *c, struct strbuf *out, const char *tmpl_name, const char *text)
+{
+	const struct tmpl_var *vars = c->vars;
+	int nr_vars = c->nr_vars, err;
 	bool on[32] = { true };
 	int depth = 0, lineno = 0;
 	const char *line = text, *nl, *name, *val;
@@ -76,6 +146,13 @@ int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 		}
 		if (!on[depth]) {
 			free(buf);
+			continue;
+		}
+		if (!strncmp(buf + ind, "{{> ", 4)) {
+			err = render_partial(c, out, tmpl_name, lineno, buf + ind);
+			free(buf);
+			if (err)
+				return err;
 			continue;
 		}
 		/* a line of just {{VAR}}: a block, indented like the line; empty: no line */
@@ -126,7 +203,8 @@ int tmpl_render(struct strbuf *out, const char *tmpl_name, const char *text,
 	return 0;
 }
 
-int load_template(const char *dir, const char *name, char **text)
+/* Template 'name' from 'dir' or embedded; -ENOENT (unreported) when neither has it. */
+static int find_template(const char *dir, const char *name, char **text)
 {
 	const struct tpgen_template *t;
 	char *path;
@@ -149,6 +227,15 @@ int load_template(const char *dir, const char *name, char **text)
 			return 0;
 		}
 	}
+	return -ENOENT;
+}
+
+int load_template(const char *dir, const char *name, char **text)
+{
+	int err = find_template(dir, name, text);
+
+	if (err != -ENOENT)
+		return err;
 	pr_err("no template '%s' (built without templates/%s?)", name, name);
 	return -ENOENT;
 }

@@ -1,0 +1,453 @@
+
+enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
+
+/* a member of a key: its heading, JSON name, place and kind, and how it is shown */
+struct col {
+	const char *name;
+	const char *json;
+	unsigned int off, size;
+	enum col_kind kind;
+{{#if NAMES}}
+	const struct show *show;	/* by name or as an address; NULL: as it is */
+	int width;			/* a column of names: its width, left-aligned; 0: a number's */
+{{/if}}
+};
+
+enum { AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8, AGG_AVG = 16, AGG_HIST = 32, AGG_LHIST = 64 };
+
+/* an aggregation's map and how to print it */
+struct agg {
+	const char *title;
+	const char *json;		/* "counts", "agg" or "hist" */
+	const char *json_name;
+	const char *unit;
+	int fd;
+	unsigned int key_size, val_size;
+	const struct col *keys;
+	int nr_keys;
+	unsigned int fns;		/* AGG_* */
+	unsigned int off_count, off_sum, off_min, off_max, off_slots;
+	unsigned int is_signed;		/* 1: sum, 2: min, 4: max */
+	unsigned int nslots;
+	long long lmin, lstep;
+	unsigned int sort;		/* the function rows are sorted by (biggest first); 0: the key */
+	int top;
+};
+
+static struct agg aggs[] = {
+{{AGGS}}
+};
+
+static __u64 val_u64(const char *val, unsigned int off)
+{
+	__u64 v;
+
+	memcpy(&v, val + off, sizeof(v));
+	return v;
+}
+
+static const struct agg *sort_agg;
+
+static double sort_value(const char *row)
+{
+	const struct agg *a = sort_agg;
+	const char *val = row + a->key_size;
+	__u64 v;
+
+	switch (a->sort) {
+	case AGG_COUNT:
+		return val_u64(val, a->off_count);
+	case AGG_SUM:
+		v = val_u64(val, a->off_sum);
+		return a->is_signed & 1 ? (double)(__s64)v : (double)v;
+	case AGG_MIN:
+		v = val_u64(val, a->off_min);
+		return a->is_signed & 2 ? (double)(__s64)v : (double)v;
+	case AGG_MAX:
+		v = val_u64(val, a->off_max);
+		return a->is_signed & 4 ? (double)(__s64)v : (double)v;
+	case AGG_AVG:
+		v = val_u64(val, a->off_count);
+		return v ? (a->is_signed & 1 ? (double)(__s64)val_u64(val, a->off_sum) :
+			    (double)val_u64(val, a->off_sum)) / v : 0;
+	default:	/* histograms: by their total */
+		v = 0;
+		for (unsigned int i = 0; i < a->nslots; i++)
+			v += val_u64(val, a->off_slots + i * 8);
+		return v;
+	}
+}
+
+static __s64 col_value(const struct col *c, const char *key)
+{
+	__s64 v = 0;
+
+	switch (c->size) {
+	case 1:
+		v = c->kind == COL_S ? (__s64)*(__s8 *)(key + c->off) : (__s64)*(__u8 *)(key + c->off);
+		break;
+	case 2: {
+		__u16 x;
+
+		memcpy(&x, key + c->off, 2);
+		v = c->kind == COL_S ? (__s64)(__s16)x : (__s64)x;
+		break;
+	}
+	case 4: {
+		__u32 x;
+
+		memcpy(&x, key + c->off, 4);
+		v = c->kind == COL_S ? (__s64)(__s32)x : (__s64)x;
+		break;
+	}
+	default:
+		memcpy(&v, key + c->off, 8);
+	}
+	return v;
+}
+
+static int cmp_keys(const void *x, const void *y)
+{
+	const struct agg *a = sort_agg;
+
+	for (int i = 0; i < a->nr_keys; i++) {
+		const struct col *c = &a->keys[i];
+		int r;
+
+		if (c->kind == COL_STR) {
+			r = strncmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else if (c->kind == COL_BYTES) {
+			r = memcmp((const char *)x + c->off, (const char *)y + c->off, c->size);
+		} else {
+			__s64 u = col_value(c, x), v = col_value(c, y);
+
+			r = c->kind == COL_S ? (u > v) - (u < v) : ((__u64)u > (__u64)v) - ((__u64)u < (__u64)v);
+		}
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static int cmp_rows(const void *x, const void *y)
+{
+	double u, v;
+
+	if (!sort_agg->sort)
+		return cmp_keys(x, y);
+	u = sort_value(x);
+	v = sort_value(y);
+	if (u != v)
+		return u < v ? 1 : -1;
+	return cmp_keys(x, y);
+}
+
+static int col_width(const struct col *c)
+{
+	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
+
+{{#if NAMES}}
+	if (c->width)
+		w = c->width;
+{{/if}}
+	return n > w ? n : w;
+}
+
+/* names and strings are left-aligned, numbers right-aligned */
+static bool col_left(const struct col *c)
+{
+{{#if NAMES}}
+	if (c->width)
+		return true;
+{{/if}}
+	return c->kind == COL_STR;
+}
+
+static void print_col(const struct col *c, const char *key, bool last)
+{
+	int w = last || env.json ? 0 : col_width(c);
+	__s64 v;
+{{#if NAMES}}
+
+	if (c->show) {
+		/* an address: bytes, or a __be32 as it sits in memory */
+		bool bytes = c->show->kind == SHOW_IPV4 || c->show->kind == SHOW_IPV6 || c->show->kind == SHOW_HEX;
+		char buf[256];
+		bool named = true;
+
+		if (bytes)
+			show_bytes(c->show, key + c->off, c->size, buf, sizeof(buf));
+		else
+			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+		if (!env.json)
+			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
+		else if (bytes)
+			print_json_str(buf);
+		else if (c->show->kind == SHOW_NTOHS)
+			printf("%s", buf);
+		else {
+			/* the number, and its name beside it */
+			printf(c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
+			       (long long)col_value(c, key), c->json);
+			print_json_name(buf, named);
+		}
+		return;
+	}
+{{/if}}
+
+	if (c->kind == COL_STR) {
+		if (env.json)
+			print_json_str(key + c->off);
+		else
+			printf("%-*.*s", w, (int)c->size, key + c->off);
+		return;
+	}
+	v = col_value(c, key);
+{{#if STACKS}}
+	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
+		if (env.json)	/* text: the frames follow the row */
+			print_stack_json(v, c->kind == COL_USTACK);
+		return;
+	}
+{{/if}}
+	if (c->kind == COL_PTR)
+		printf(env.json ? "\"0x%-*llx\"" : "0x%-*llx", w ? w - 2 : 0, (unsigned long long)v);
+	else if (c->kind == COL_S)
+		printf("%*lld", w, (long long)v);
+	else
+		printf("%*llu", w, (unsigned long long)v);
+}
+
+static void print_num(const struct agg *a, const char *val, unsigned int off, unsigned int sign_bit,
+		      const char *json)
+{
+	__u64 v = val_u64(val, off);
+
+	if (env.json)
+		printf(",\"%s\":", json);
+	if (a->is_signed & sign_bit)
+		printf(env.json ? "%lld" : " %10lld", (long long)v);
+	else
+		printf(env.json ? "%llu" : " %10llu", (unsigned long long)v);
+}
+
+/* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
+static int read_rows(const struct agg *a, bool reset, char **out)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf = NULL, *prev = NULL;
+	int n = 0, cap = 0;
+
+	for (;;) {
+		if (n == cap) {
+			char *nbuf = realloc(buf, (cap = cap ? cap * 2 : 256) * row);
+
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+			if (prev)
+				prev = buf + (n - 1) * row;
+		}
+		if (bpf_map_get_next_key(a->fd, prev, buf + n * row))
+			break;
+		prev = buf + n * row;
+		n++;
+	}
+	for (int i = 0; i < n; i++) {
+		char *key = buf + i * row;
+
+		if (bpf_map_lookup_elem(a->fd, key, key + a->key_size))
+			memset(key + a->key_size, 0, a->val_size);
+	}
+	if (reset)
+		for (int i = 0; i < n; i++)
+			bpf_map_delete_elem(a->fd, buf + i * row);
+	sort_agg = a;
+	qsort(buf, n, row, cmp_rows);
+	*out = buf;
+	return n;
+}
+
+{{#if STACKS}}
+
+static bool is_stack(const struct col *c)
+{
+	return c->kind == COL_KSTACK || c->kind == COL_USTACK;
+}
+
+/* The frames of a row's stacks, under it: kernel, then user ones, "--" between. */
+static void print_row_stacks(const struct agg *a, const char *key)
+{
+	bool any = false;
+
+	for (int k = 0; k < a->nr_keys; k++)
+		if (is_stack(&a->keys[k]))
+			any |= print_stack(col_value(&a->keys[k], key), a->keys[k].kind == COL_USTACK,
+					   "        ", any);
+}
+
+/*
+ * -f: one line per row, "key;...;user root;...;-;kernel root;...;leaf value",
+ * the other keys first (comm), as libbpf-tools' offcputime -f and
+ * flamegraph.pl read it; the value is the row's first function.
+ */
+static void print_folded(const struct agg *a, const char *key, const char *val)
+{
+	unsigned long long kips[TPGEN_STACK_DEPTH], uips[TPGEN_STACK_DEPTH];
+	int k, kn = 0, un = 0, pid = -1, kpid;
+	char prefix[512] = "", line[16384];
+	size_t len = 0;
+	__u64 v;
+
+	for (k = 0; k < a->nr_keys; k++) {
+		const struct col *c = &a->keys[k];
+
+		if (c->kind == COL_KSTACK && !kn)
+			kn = stack_read(col_value(c, key), kips, &kpid);
+		else if (c->kind == COL_USTACK && !un)
+			un = stack_read(col_value(c, key), uips, &pid);
+		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
+			char part[256];
+			size_t start = len;
+
+			if (c->kind == COL_STR)
+				snprintf(part, sizeof(part), "%.*s", (int)c->size, key + c->off);
+			else if (c->kind == COL_S)
+				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
+			else
+				snprintf(part, sizeof(part), "%llu", (unsigned long long)col_value(c, key));
+			len += snprintf(prefix + len, sizeof(prefix) - len, "%s%s", len ? ";" : "", part);
+			if (len >= sizeof(prefix))
+				len = sizeof(prefix) - 1;
+			/* a ';' or a space in a key would split the line: the key is one frame */
+			for (size_t j = start + !!start; j < len; j++)
+				if (prefix[j] == ';' || prefix[j] == ' ')
+					prefix[j] = '_';
+		}
+	}
+	tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, uips, un, kips, kn);
+	v = a->fns & AGG_SUM && (a->sort == AGG_SUM || !(a->fns & AGG_COUNT)) ? val_u64(val, a->off_sum) :
+	    val_u64(val, a->off_count);
+	printf("%s%s%s %llu\n", prefix, len && *line ? ";" : "", line, (unsigned long long)v);
+}
+{{/if}}
+
+/* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
+static void print_agg(const struct agg *a, bool reset)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf;
+	int n, i, k;
+
+	n = read_rows(a, reset, &buf);
+	if (n <= 0)
+		return;
+	if (a->top && n > a->top)
+		n = a->top;
+{{#if STACKS}}
+	for (k = 0; env.folded && !env.json && !(a->fns & (AGG_HIST | AGG_LHIST)) && k < a->nr_keys; k++) {
+		if (!is_stack(&a->keys[k]))
+			continue;
+		for (i = 0; i < n; i++)
+			print_folded(a, buf + i * row, buf + i * row + a->key_size);
+		free(buf);
+		return;
+	}
+{{/if}}
+	if (!env.json && !(a->fns & (AGG_HIST | AGG_LHIST))) {
+		printf("\n%s\n", a->title);
+		if (a->fns & AGG_COUNT)
+			printf("%10s", "COUNT");
+		if (a->fns & AGG_SUM)
+			printf("%s%10s", a->fns & AGG_COUNT ? " " : "", "SUM");
+		if (a->fns & AGG_AVG)
+			printf(" %10s", "AVG");
+		if (a->off_min)
+			printf(" %10s", "MIN");
+		if (a->off_max)
+			printf(" %10s", "MAX");
+		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;	/* frames under each row */
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;
+{{/if}}
+			printf(col_left(&a->keys[k]) ? "  %-*s" : "  %*s", last ? 0 : col_width(&a->keys[k]),
+			       a->keys[k].name);
+		}
+		printf("\n");
+	} else if (!env.json && a->nr_keys) {
+		printf("\n%s\n", a->title);
+	}
+	for (i = 0; i < n; i++) {
+		const char *key = buf + i * row, *val = key + a->key_size;
+
+		if (env.json) {
+			printf("{\"%s\":", a->json);
+			print_json_str(a->json_name);
+			for (k = 0; k < a->nr_keys; k++) {
+				printf(",\"%s\":", a->keys[k].json);
+				print_col(&a->keys[k], key, true);
+			}
+		} else if (a->fns & (AGG_HIST | AGG_LHIST)) {
+			if (!a->nr_keys)
+				printf("\n%s\n", a->title);
+			for (k = 0; k < a->nr_keys; k++) {
+				printf("%s%s = ", k ? ", " : "\n", a->keys[k].name);
+				print_col(&a->keys[k], key, true);
+			}
+			if (a->nr_keys)
+				printf("\n");
+		}
+		if (a->fns & (AGG_HIST | AGG_LHIST)) {
+			__u64 slots[a->nslots];
+
+			memcpy(slots, val + a->off_slots, sizeof(slots));
+			if (a->fns & AGG_HIST)
+				print_log2_hist(NULL, slots, a->nslots, a->unit);
+			else
+				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
+			continue;
+		}
+		if (a->fns & AGG_COUNT)
+			printf(env.json ? ",\"count\":%llu" : "%10llu", (unsigned long long)val_u64(val, a->off_count));
+		if (a->fns & AGG_SUM)
+			print_num(a, val, a->off_sum, 1, "sum");
+		if (a->fns & AGG_AVG) {
+			__u64 cnt = val_u64(val, a->off_count), sum = val_u64(val, a->off_sum);
+			double avg = !cnt ? 0 : a->is_signed & 1 ? (double)(__s64)sum / cnt : (double)sum / cnt;
+
+			printf(env.json ? ",\"avg\":%.2f" : " %10.1f", avg);
+		}
+		if (a->off_min)
+			print_num(a, val, a->off_min, 2, "min");
+		if (a->off_max)
+			print_num(a, val, a->off_max, 4, "max");
+		if (env.json) {
+			printf("}\n");
+			continue;
+		}
+		for (k = 0; k < a->nr_keys; k++) {
+			bool last = k == a->nr_keys - 1;
+
+{{#if STACKS}}
+			if (is_stack(&a->keys[k]))
+				continue;
+			for (int j = k + 1; j < a->nr_keys && is_stack(&a->keys[j]); j++)
+				last = j == a->nr_keys - 1;	/* stacks go under the row */
+{{/if}}
+			printf("  ");
+			print_col(&a->keys[k], key, last);
+		}
+		printf("\n");
+{{#if STACKS}}
+		print_row_stacks(a, key);
+{{/if}}
+	}
+	free(buf);
+}

@@ -1,0 +1,100 @@
+
+/* how a column is shown: by a name from a table, or as an address */
+enum show_kind {
+	SHOW_SYMBOLIC,		/* the first entry equal (__print_symbolic, a BTF enum) */
+	SHOW_FLAGS,		/* every entry whose bits are set (__print_flags) */
+	SHOW_ERRNO,		/* negative values: -2 is ENOENT */
+	SHOW_SIGNAL,
+	SHOW_SYSCALL,
+	SHOW_IPV4,		/* 4 bytes */
+	SHOW_IPV6,		/* 16 bytes, compressed (%pI6c) */
+	SHOW_HEX,		/* bytes */
+	SHOW_NTOHS,		/* a __be16 in host order: a number */
+};
+
+struct show {
+	enum show_kind kind;
+	const struct tpgen_sym *syms;		/* SHOW_SYMBOLIC, SHOW_FLAGS */
+	const struct tpgen_syscall *syscalls;	/* SHOW_SYSCALL */
+	size_t nr;
+	const char *sep;			/* SHOW_FLAGS */
+	const char *zero;			/* SHOW_FLAGS: the name of 0 ("R"), or NULL */
+	unsigned long long (*value)(unsigned long long v);	/* what the table decodes; NULL: v */
+};
+
+{{SHOWS}}
+
+/*
+ * 'v' as text into buf: its name (true), or the number (false: an errno
+ * that is not negative, a value no entry names).
+ */
+static __attribute__((unused)) bool show_value(const struct show *s, unsigned long long v, bool is_signed,
+					      char *buf, size_t size)
+{
+	const char *name = NULL;
+
+	if (s->value)
+		v = s->value(v);
+	switch (s->kind) {
+	case SHOW_SYMBOLIC:
+		if (tpgen_symbolic_name(s->syms, s->nr, v)) {
+			tpgen_print_symbolic(buf, size, s->syms, s->nr, v);
+			return true;
+		}
+		break;
+	case SHOW_FLAGS:
+		if (!v && s->zero)
+			name = s->zero;
+		else if (v || s->nr) {
+			tpgen_print_flags(buf, size, s->syms, s->nr, s->sep, v);
+			return true;
+		}
+		break;
+	case SHOW_ERRNO:
+		if ((long long)v < 0)
+			name = tpgen_errno_name((long)v);
+		break;
+	case SHOW_SIGNAL:
+		if (v > 0 && v < 1024) {
+			tpgen_print_signal(buf, size, (int)v);
+			return buf[0] == 'S';
+		}
+		break;
+	case SHOW_SYSCALL:
+		name = tpgen_syscall_name(s->syscalls, s->nr, (long)v);
+		break;
+	case SHOW_NTOHS:
+		v = tpgen_be16((unsigned short)v);
+		is_signed = false;
+		break;
+	default:
+		break;
+	}
+	if (name) {
+		snprintf(buf, size, "%s", name);
+		return true;
+	}
+	snprintf(buf, size, is_signed ? "%lld" : "%llu", v);
+	return false;
+}
+
+/* bytes as an address (127.0.0.1, ::1) or in hex */
+static __attribute__((unused)) void show_bytes(const struct show *s, const void *p, size_t len, char *buf,
+					      size_t size)
+{
+	if (s->kind == SHOW_IPV4 && len == 4)
+		tpgen_print_ipv4(buf, size, p);
+	else if (s->kind == SHOW_IPV6 && len == 16)
+		tpgen_print_ipv6(buf, size, p, true);
+	else
+		tpgen_print_hex(buf, size, p, len, true);
+}
+
+/* JSON: the name beside the number, null when it has none */
+static __attribute__((unused)) void print_json_name(const char *name, bool named)
+{
+	if (named)
+		print_json_str(name);
+	else
+		printf("null");
+}

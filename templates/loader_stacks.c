@@ -1,0 +1,52 @@
+
+/* kstack and ustack: ids into the stack map, symbolized here */
+static int stack_fd = -1;
+static struct tpgen_syms *syms;
+
+/* A kstack or ustack value (the id in the low 32 bits, negative: none; the tgid above): its frames. */
+static int stack_read(__u64 v, unsigned long long *ips, int *pid)
+{
+	__s32 id = (__s32)(__u32)v;
+	int n;
+
+	*pid = (int)(v >> 32);
+	if (id < 0 || bpf_map_lookup_elem(stack_fd, &id, ips))
+		return 0;
+	for (n = 0; n < TPGEN_STACK_DEPTH && ips[n]; n++)
+		;
+	return n;
+}
+
+/* One frame per line, innermost first, "--" before it when 'sep'; whether there was one. */
+static __attribute__((unused)) bool print_stack(__u64 v, bool user, const char *indent, bool sep)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	int pid, n = stack_read(v, ips, &pid);
+
+	if (!n)
+		return false;
+	if (sep)
+		printf("%s--\n", indent);
+	tpgen_stack_print(syms, stdout, indent, user ? pid : -1, ips, n);
+	return true;
+}
+
+/* JSON: an array of frames, innermost first */
+static __attribute__((unused)) void print_stack_json(__u64 v, bool user)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	struct tpgen_sym_info info;
+	int pid, i, n = stack_read(v, ips, &pid);
+	char name[512];
+
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		if (user ? tpgen_syms_user(syms, pid, ips[i], &info) : tpgen_syms_kernel(syms, ips[i], &info))
+			info.name = NULL;
+		tpgen_sym_str(name, sizeof(name), &info, true);
+		if (i)
+			putchar(',');
+		print_json_str(name);
+	}
+	putchar(']');
+}

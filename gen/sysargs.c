@@ -62,7 +62,8 @@ bool sysargs_needed(const struct spec *s)
 int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path)
 {
 	char *file;
-	int err;
+	bool *want;
+	int err, i;
 
 	*why = NULL;
 	*path = NULL;
@@ -83,7 +84,20 @@ int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char 
 		free(file);
 		return -ENOENT;
 	}
-	err = sysnames_read_kernel(sn, &in->evs, in->btf);	/* says what is missing */
+	/*
+	 * The metadata is reached through one syscall entry event, whose id
+	 * must be read: a spec on sys_exit_X alone reads none of them.
+	 */
+	want = xcalloc(in->evs.nr ? in->evs.nr : 1, sizeof(*want));
+	for (i = 0; i < in->evs.nr; i++)
+		if (!strcmp(in->evs.ev[i].sys, "syscalls") && !strncmp(in->evs.ev[i].name, "sys_enter_", 10)) {
+			want[i] = true;
+			break;
+		}
+	err = tracefs_read(&in->evs, want);
+	free(want);
+	if (!err)
+		err = sysnames_read_kernel(sn, &in->evs, in->btf);	/* says what is missing */
 	if (!err)
 		return 0;
 	*why = xstrdup("the running kernel's syscall metadata cannot be read (see above)");

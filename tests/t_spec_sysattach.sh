@@ -101,3 +101,47 @@ EOT
 	diff -u "$T/want.sorted" "$T/$a.norm" || fail "$a: not exactly the calls the helper made"
 done
 echo "ok: $(wc -l < "$T/tracepoint.norm") identical lines from tracepoint, raw_tp and tp_btf"
+
+# The smallest spec on a syscall's exit alone (no entry event in the spec) under
+# every attach type: the number of the syscall is still found, and a failed open
+# the test makes is seen once, by name, by each.
+pids=()
+for a in "${kinds[@]}"; do
+	cat > "$T/exit_$a.yaml" <<EOT
+tool: exit_$a
+attach: $a
+events:
+  - event: syscalls/sys_exit_openat
+    filter: 'ret < 0'
+    print: ['errno(ret)']
+EOT
+	"$TPGEN" "$T/exit_$a.yaml" -o "$T/out" || fail "tpgen: sys_exit_openat alone under $a"
+	make -s -C "$T/out/exit_$a" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build exit_$a"; }
+done
+for a in "${kinds[@]}"; do
+	"$T/out/exit_$a/exit_$a" -j -c tpgensys >"$T/exit_$a.out" 2>"$T/exit_$a.err" &
+	pids+=($!)
+done
+for a in "${kinds[@]}"; do
+	for i in $(seq 100); do
+		grep -q '^Tracing' "$T/exit_$a.err" && break
+		sleep 0.1
+	done
+	grep -q '^Tracing' "$T/exit_$a.err" || { cat "$T/exit_$a.err"; fail "exit_$a did not start"; }
+done
+"$T/tpgensys" "$T/no-such-dir/x" >/dev/null 2>&1
+sleep 0.5
+kill -INT "${pids[@]}"
+for p in "${pids[@]}"; do
+	wait "$p" || fail "a tool failed after SIGINT"
+done
+# the helper's two opens fail (the dynamic loader may add failed probes of its own,
+# the same ones under every attach type)
+want=$(grep -c '"ret":-2,"ret_name":"ENOENT"' "$T/exit_tracepoint.out")
+[ "$want" -ge 2 ] || { cat "$T/exit_tracepoint.out"; fail "exit_tracepoint: want the helper's 2 failed opens, named"; }
+for a in "${kinds[@]}"; do
+	n=$(grep -c '"ret":-2,"ret_name":"ENOENT"' "$T/exit_$a.out")
+	[ "$n" = "$want" ] || { cat "$T/exit_$a.out"; fail "exit_$a: $n failed opens, tracepoint saw $want"; }
+	[ "$(grep -c '"event"' "$T/exit_$a.out")" = "$n" ] || { cat "$T/exit_$a.out"; fail "exit_$a: other lines"; }
+done
+echo "ok: sys_exit_openat alone, under tracepoint, raw_tp and tp_btf, names the helper's failed opens"

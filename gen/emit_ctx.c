@@ -15,7 +15,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -520,24 +519,25 @@ static void emit_event(struct strbuf *out, const struct tp_event *ev, const stru
 	sb_add(out, "#endif\n\n", 8);
 }
 
-/* Events [lo, hi) of the selection into sb: the header is printed in two halves at once. */
+/* What sb_emit_split() prints the events with: the header is printed in two halves at once. */
 struct emit_job {
-	struct strbuf *sb;
 	const struct tp_events *evs;
 	const bool *selected;
 	const struct plan *plan;
-	int lo, hi;
 };
 
-static void *emit_range(void *arg)
+static size_t job_size(const void *arg, int i)
 {
-	struct emit_job *job = arg;
-	int i;
+	const struct emit_job *job = arg;
 
-	for (i = job->lo; i < job->hi; i++)
-		if (!job->selected || job->selected[i])
-			emit_event(job->sb, &job->evs->ev[i], &job->plan[i]);
-	return NULL;
+	return !job->selected || job->selected[i] ? estimate(&job->evs->ev[i]) : 0;
+}
+
+static void job_emit(struct strbuf *sb, const void *arg, int i)
+{
+	const struct emit_job *job = arg;
+
+	emit_event(sb, &job->evs->ev[i], &job->plan[i]);
 }
 
 static const struct tp_events *class_evs;
@@ -570,13 +570,11 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 		    const char *guard, const char *banner)
 {
 	struct plan *plan = xcalloc(evs->nr ? evs->nr : 1, sizeof(*plan));
-	size_t size = 8192, half = 0, done = 0;
+	size_t size = 8192;
 	struct common_hdr *hdrs = NULL;
-	int i, mid, nr_hdrs = 0, err = 0;
-	struct emit_job job[2];
-	bool any_core = false, threaded = false, sys_seen[3] = {};
-	struct strbuf tail;
-	pthread_t th;
+	int i, nr_hdrs = 0, err = 0;
+	struct emit_job job;
+	bool any_core = false, sys_seen[3] = {};
 
 	for (i = 0; i < evs->nr; i++) {
 		const struct tp_event *ev = &evs->ev[i];
@@ -611,27 +609,8 @@ int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool 
 	if (any_core)
 		sb_puts(out, ctx_core_prelude);
 
-	/* the second half of the structs goes to another core when there is much of it */
-	for (mid = 0; mid < evs->nr && done < size / 2; mid++)
-		if (!selected || selected[mid])
-			done += estimate(&evs->ev[mid]);
-	for (i = mid; i < evs->nr; i++)
-		if (!selected || selected[i])
-			half += estimate(&evs->ev[i]);
-	sb_init(&tail);
-	job[0] = (struct emit_job){ out, evs, selected, plan, 0, mid };
-	job[1] = (struct emit_job){ &tail, evs, selected, plan, mid, evs->nr };
-	if (half > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
-		sb_reserve(&tail, half);
-		threaded = !pthread_create(&th, NULL, emit_range, &job[1]);
-	}
-	emit_range(&job[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		emit_range(&job[1]);
-	sb_add(out, tail.buf ? tail.buf : "", tail.len);
-	sb_free(&tail);
+	job = (struct emit_job){ evs, selected, plan };
+	sb_emit_split(out, evs->nr, &job, job_size, job_emit);
 	sb_printf(out, "#endif /* %s */\n", guard);
 out:
 	free(hdrs);

@@ -13,7 +13,6 @@
  * through one short macro per argument, outside the struct's include guard so
  * that a second header sharing the struct checks it too.
  */
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -293,13 +292,11 @@ static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode m
 	sb_putc(out, '\n');
 }
 
-/* Tracepoints [lo, hi) of the selection, into sb: a header is two halves, printed at once. */
+/* What sb_emit_split() prints the tracepoints with: a header is two halves, printed at once. */
 struct emit_job {
-	struct strbuf *sb;
 	const struct raw_tps *r;
 	const bool *selected;
 	enum raw_mode mode;
-	int lo, hi;
 };
 
 static size_t estimate(const struct raw_tp *tp)
@@ -307,27 +304,27 @@ static size_t estimate(const struct raw_tp *tp)
 	return 512 + 256 * tp->nr_args;
 }
 
-static void *emit_range(void *arg)
+static size_t job_size(const void *arg, int i)
 {
-	struct emit_job *job = arg;
-	int i;
+	const struct emit_job *job = arg;
 
-	for (i = job->lo; i < job->hi; i++)
-		if (!job->selected || job->selected[i])
-			emit_tp(job->sb, &job->r->tp[i], job->mode);
-	return NULL;
+	return !job->selected || job->selected[i] ? estimate(&job->r->tp[i]) : 0;
+}
+
+static void job_emit(struct strbuf *sb, const void *arg, int i)
+{
+	const struct emit_job *job = arg;
+
+	emit_tp(sb, &job->r->tp[i], job->mode);
 }
 
 int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
 		    const struct btf *btf, enum raw_mode mode, const char *banner)
 {
 	unsigned long long h = FNV1A64_INIT;
-	size_t size = 16384, half = 0, done = 0;
-	struct emit_job job[2];
-	bool threaded = false;
-	struct strbuf tail;
-	pthread_t th;
-	int i, mid;
+	size_t size = 16384;
+	struct emit_job job;
+	int i;
 
 	(void)btf;	/* rawtp_load() spelled every argument already */
 	/* the guard names what is in the file: several raw headers can be included */
@@ -353,27 +350,8 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	}
 	emit_prelude(out);
 	emit_forwards(out, r, selected, mode);
-	/* the second half of the text goes to another core when there is much of it */
-	for (mid = 0; mid < r->nr && done < size / 2; mid++)
-		if (!selected || selected[mid])
-			done += estimate(&r->tp[mid]);
-	for (i = mid; i < r->nr; i++)
-		if (!selected || selected[i])
-			half += estimate(&r->tp[i]);
-	sb_init(&tail);
-	job[0] = (struct emit_job){ out, r, selected, mode, 0, mid };
-	job[1] = (struct emit_job){ &tail, r, selected, mode, mid, r->nr };
-	if (half > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
-		sb_reserve(&tail, half);
-		threaded = !pthread_create(&th, NULL, emit_range, &job[1]);
-	}
-	emit_range(&job[0]);
-	if (threaded)
-		pthread_join(th, NULL);
-	else
-		emit_range(&job[1]);
-	sb_add(out, tail.buf ? tail.buf : "", tail.len);
-	sb_free(&tail);
+	job = (struct emit_job){ r, selected, mode };
+	sb_emit_split(out, r->nr, &job, job_size, job_emit);
 	sb_printf(out, "#endif /* __TPGEN_RAW_%016llX_H */\n", h);
 	return 0;
 }

@@ -123,6 +123,57 @@ void sb_reserve(struct strbuf *sb, size_t extra)
 	}
 }
 
+struct split_job {
+	struct strbuf *sb;
+	const void *arg;
+	size_t (*size_of)(const void *arg, int i);
+	void (*emit)(struct strbuf *sb, const void *arg, int i);
+	int lo, hi;
+};
+
+static void *split_range(void *p)
+{
+	struct split_job *job = p;
+	int i;
+
+	for (i = job->lo; i < job->hi; i++)
+		if (job->size_of(job->arg, i))
+			job->emit(job->sb, job->arg, i);
+	return NULL;
+}
+
+void sb_emit_split(struct strbuf *out, int nr, const void *arg,
+		   size_t (*size_of)(const void *arg, int i),
+		   void (*emit)(struct strbuf *sb, const void *arg, int i))
+{
+	size_t total = 0, done = 0;
+	struct split_job job[2];
+	bool threaded = false;
+	struct strbuf tail;
+	pthread_t th;
+	int i, mid;
+
+	for (i = 0; i < nr; i++)
+		total += size_of(arg, i);
+	sb_reserve(out, total);
+	for (mid = 0; mid < nr && done < total / 2; mid++)
+		done += size_of(arg, mid);
+	sb_init(&tail);
+	job[0] = (struct split_job){ out, arg, size_of, emit, 0, mid };
+	job[1] = (struct split_job){ &tail, arg, size_of, emit, mid, nr };
+	if (total - done > (1 << 18) && sysconf(_SC_NPROCESSORS_ONLN) > 1) {
+		sb_reserve(&tail, total - done);
+		threaded = !pthread_create(&th, NULL, split_range, &job[1]);
+	}
+	split_range(&job[0]);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		split_range(&job[1]);
+	sb_add(out, tail.buf ? tail.buf : "", tail.len);
+	sb_free(&tail);
+}
+
 void sb_add(struct strbuf *sb, const char *s, size_t n)
 {
 	sb_grow(sb, n);

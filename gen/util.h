@@ -38,6 +38,16 @@ void sb_putu(struct strbuf *sb, unsigned long long v);
 void sb_tab_to(struct strbuf *sb, size_t line_start, int col);
 char *sb_steal(struct strbuf *sb);
 
+/*
+ * Print items [0, nr) into 'out' in order with emit(sb, arg, i); size_of(arg,
+ * i) guesses an item's bytes (0: not printed). When the second half is large
+ * it is printed into another buffer on another core at the same time, so
+ * emit() may only read what it shares.
+ */
+void sb_emit_split(struct strbuf *out, int nr, const void *arg,
+		   size_t (*size_of)(const void *arg, int i),
+		   void (*emit)(struct strbuf *sb, const void *arg, int i));
+
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t sz);
 void *xrealloc(void *p, size_t n);

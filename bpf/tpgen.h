@@ -7,6 +7,8 @@
  *   tpgen_ringbuf_reserve()	bpf_ringbuf_reserve() that counts what it drops
  *   tpgen_ringbuf_submit()	bpf_ringbuf_submit() that wakes the loader once per batch
  *   tpgen_count()		per-key counters in a hash map
+ *   tpgen_save(), tpgen_save_value()
+ *				values kept under a key for a later event
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
  *				string tests of filters (== and ~ of tracefs)
@@ -113,6 +115,19 @@ static __tpgen_always_inline void *tpgen_save(void *map, const void *key, const 
 		return 0;
 	}
 	return bpf_map_lookup_elem(map, key);
+}
+
+/*
+ * Keep the values 'val' under 'key' (a 'save' of a few numbers, built on the
+ * stack): one map update. Non-zero, and one more in *lost, when the map is full.
+ */
+static __tpgen_always_inline int tpgen_save_value(void *map, const void *key, const void *val, __u64 *lost)
+{
+	if (bpf_map_update_elem(map, key, val, BPF_ANY)) {
+		__sync_fetch_and_add(lost, 1);
+		return -1;
+	}
+	return 0;
 }
 
 /* Add one to the slot of 'v' in a linear histogram: below min, [min + i*step, ...), the rest. */

@@ -380,6 +380,15 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 
 		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
 		emit_key_decl(sb, pr, set->key_struct);
+		if (!pr->scratch_size && prog_save_on_stack(set)) {
+			/* a few numbers: built here, one map update */
+			sb_printf(sb, "\t\tstruct %s val = {};\n\n", set->val_struct);
+			emit_key_init(sb, pr, &sv->key);
+			emit_stores(sb, pr, &sv->values, "val.", "\t\t");
+			sb_printf(sb, "\t\tif (tpgen_save_value(&%s, &key, &val, &tpgen_lost))\n\t\t\t%s\n\t}\n",
+				  set->map, leave);
+			continue;
+		}
 		sb_printf(sb, "\t\tstruct %s *val;\n\n", set->val_struct);
 		emit_key_init(sb, pr, &sv->key);
 		sb_printf(sb, "\t\tval = tpgen_save(&%s, %s, &%s_zero, &tpgen_lost);\n", set->map,

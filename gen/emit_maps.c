@@ -31,6 +31,18 @@ static void emit_hash(struct strbuf *sb, const char *key, const char *val, const
 		  "} %s SEC(\".maps\");\n", key, val, name);
 }
 
+/* tpgen_save() starts from zeroed values; saves of a few numbers build theirs on the stack. */
+static bool save_needs_zero(const struct prog *p, int set)
+{
+	if (!prog_save_on_stack(&p->sets[set]))
+		return true;
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int j = 0; j < p->probes[i].nr_saves; j++)
+			if (p->probes[i].saves[j].set == set && p->probes[i].scratch_size)
+				return true;
+	return false;
+}
+
 void emit_maps(struct strbuf *sb, const struct prog *p)
 {
 	char key[160], val[160];
@@ -59,7 +71,8 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 		snprintf(key, sizeof(key), "struct %s", set->key_struct);
 		snprintf(val, sizeof(val), "struct %s", set->val_struct);
 		emit_hash(sb, key, val, set->map);
-		sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
+		if (save_needs_zero(p, i))
+			sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
 	}
 	for (i = 0; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];

@@ -238,6 +238,12 @@ int tmpl_render(struct strbuf *out, const char *dir, const char *tmpl_name, cons
 		const struct tmpl_var *vars, int nr_vars);
 /* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);
+/*
+ * A save whose values are a few numbers builds them on the stack and stores
+ * them with one map update (when its entry's keys are not in scratch).
+ */
+#define SAVE_STACK_MAX	64
+bool prog_save_on_stack(const struct psaved *set);
 /* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 void prog_free(struct prog *p);

@@ -100,13 +100,38 @@ static unsigned int filter_bufs(const struct pprobe *pr)
 	return n;
 }
 
-/* The largest key of the entry's saves and aggregations. */
+/* The size of the values a save keeps. */
+static unsigned int set_val_size(const struct psaved *set)
+{
+	const struct pvalue **v = xcalloc(set->nr_members + 1, sizeof(*v));
+	unsigned int n;
+
+	for (int i = 0; i < set->nr_members; i++)
+		v[i] = &set->members[i];
+	n = struct_size(v, set->nr_members, RECORD_STR_MAX);
+	free(v);
+	return n;
+}
+
+bool prog_save_on_stack(const struct psaved *set)
+{
+	for (int i = 0; i < set->nr_members; i++)
+		if (set->members[i].kind != PV_INT && set->members[i].kind != PV_PTR)
+			return false;
+	return set_val_size(set) <= SAVE_STACK_MAX;
+}
+
+/* The largest key of the entry's saves (with their values, built on the stack) and aggregations. */
 static unsigned int max_key(const struct prog *p, const struct pprobe *pr)
 {
 	unsigned int n = 0, k;
 
 	for (int i = 0; i < pr->nr_saves; i++) {
-		k = set_key_size(&p->sets[pr->saves[i].set]);
+		const struct psaved *set = &p->sets[pr->saves[i].set];
+
+		k = set_key_size(set);
+		if (prog_save_on_stack(set))
+			k = align_up(k, 8) + set_val_size(set);
 		if (k > n)
 			n = k;
 	}

@@ -66,6 +66,10 @@ check_tool() {
 		return
 	fi
 	[[ $flags == *all-tasks* ]] && filter=() stop=8
+	# the kernel detaches tracepoints one at a time under event_mutex, each after an RCU
+	# grace period (perf_trace_destroy()): about 75 ms for each syscalls/ event here, so
+	# a tool on 200 of them takes 15 s to exit after its second
+	stop=$((stop + $(grep -c '^SEC("tp/' "$OUT/$tool/$tool.bpf.c") / 4))
 	# the combinations print JSON lines (-j), which must parse; every field of the events, text
 	[[ $tool == mx_ev_* ]] || filter+=(-j)
 	timeout -k 5 "$stop" "$OUT/$tool/$tool" "${filter[@]}" -d 1 2> "$T/st/$tool.err" |

@@ -538,3 +538,30 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 		p->any_table = true;
 	return 0;
 }
+
+static bool key_is_cpu(const struct pprobe *pr, const struct pitems *key)
+{
+	return key->nr == 1 && pr->vals[key->v[0].val].src == PV_CPU;
+}
+
+void prog_plan_sets(struct prog *p)
+{
+	for (int s = 0; s < p->nr_sets; s++) {
+		struct psaved *set = &p->sets[s];
+		bool cpu = true;
+
+		for (int m = 0; m < set->nr_members; m++)
+			cpu &= strcmp(set->members[m].cname, "tpgen_saved") != 0;
+		for (int i = 0; i < p->nr_probes && cpu; i++) {
+			const struct pprobe *pr = &p->probes[i];
+
+			for (int k = 0; k < pr->nr_saves; k++)
+				if (pr->saves[k].set == s)
+					cpu &= key_is_cpu(pr, &pr->saves[k].key);
+			for (int k = 0; k < pr->nr_joins; k++)
+				if (pr->joins[k].set == s)
+					cpu &= key_is_cpu(pr, &pr->joins[k].key);
+		}
+		set->per_cpu = cpu;
+	}
+}

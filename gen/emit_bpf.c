@@ -372,6 +372,14 @@ static void emit_key_init(struct strbuf *sb, const struct pprobe *pr, const stru
 	}
 }
 
+static bool set_has_argv(const struct psaved *set)
+{
+	for (int i = 0; i < set->nr_members; i++)
+		if (set->members[i].argv)
+			return true;
+	return false;
+}
+
 static void emit_saves(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	for (int i = 0; i < pr->nr_saves; i++) {
@@ -379,6 +387,21 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 		const struct psaved *set = &p->sets[sv->set];
 
 		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
+		if (set->per_cpu) {
+			/* this CPU's slot: written in place */
+			sb_printf(sb, "\t\tstruct %s *val = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n\n",
+				  set->val_struct, set->map);
+			sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+			/*
+			 * Strings are copied out of the slot up to their NUL, so what a
+			 * longer one left after it stays unseen; an argv is copied whole.
+			 */
+			if (set_has_argv(set))
+				sb_puts(sb, "\t\t__builtin_memset(val, 0, sizeof(*val));\n");
+			emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+			sb_puts(sb, "\t\tval->tpgen_saved = 1;\n\t}\n");
+			continue;
+		}
 		emit_key_decl(sb, pr, set->key_struct);
 		if (!pr->scratch_size && prog_save_on_stack(set)) {
 			/* a few numbers: built here, one map update */
@@ -532,6 +555,10 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct psaved *set = &p->sets[pr->joins[i].set];
 
+		if (set->per_cpu) {
+			sb_printf(sb, "\tstruct %s *%s = NULL;\n", set->val_struct, pr->joins[i].local);
+			continue;
+		}
 		sb_printf(sb, "\tstruct %s %s_key;\n", set->key_struct, pr->joins[i].local);
 		sb_printf(sb, "\tstruct %s *%s;\n", set->val_struct, pr->joins[i].local);
 	}
@@ -552,8 +579,11 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
-		char *obj = xasprintf("%s_key.", j->local);
+		char *obj;
 
+		if (p->sets[j->set].per_cpu)
+			continue;
+		obj = xasprintf("%s_key.", j->local);
 		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
 		emit_stores(sb, pr, &j->key, obj, "\t");
 		free(obj);
@@ -561,8 +591,14 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
 
-		sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map, j->local);
-		sb_printf(sb, "\tif (!%s)\n\t\t%s\n", j->local, leave);
+		if (p->sets[j->set].per_cpu) {
+			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", j->local, p->sets[j->set].map);
+			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)\n\t\t%s\n", j->local, j->local, leave);
+		} else {
+			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map,
+				  j->local);
+			sb_printf(sb, "\tif (!%s)\n\t\t%s\n", j->local, leave);
+		}
 		if (j->del)
 			leave = "goto out;";
 	}
@@ -593,7 +629,9 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (deletes)
 		sb_puts(sb, "out:\n");
 	for (i = 0; i < pr->nr_joins; i++)
-		if (pr->joins[i].del)
+		if (pr->joins[i].del && p->sets[pr->joins[i].set].per_cpu)
+			sb_printf(sb, "\tif (%s)\n\t\t%s->tpgen_saved = 0;\n", pr->joins[i].local, pr->joins[i].local);
+		else if (pr->joins[i].del)
 			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,
 				  pr->joins[i].local);
 	sb_puts(sb, "}\n");

@@ -34,6 +34,8 @@ static void emit_hash(struct strbuf *sb, const char *key, const char *val, const
 /* tpgen_save() starts from zeroed values; saves of a few numbers build theirs on the stack. */
 static bool save_needs_zero(const struct prog *p, int set)
 {
+	if (p->sets[set].per_cpu)
+		return false;
 	if (!prog_save_on_stack(&p->sets[set]))
 		return true;
 	for (int i = 0; i < p->nr_probes; i++)
@@ -69,6 +71,15 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 
 		sb_printf(sb, "\n/* values saved as '%s', found by join */\n", set->name);
 		snprintf(key, sizeof(key), "struct %s", set->key_struct);
+		if (set->per_cpu) {
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
+				  "\t__uint(max_entries, 1);\n"
+				  "\t__type(key, __u32);\n"
+				  "\t__type(value, struct %s);\n"
+				  "} %s SEC(\".maps\");\n", set->val_struct, set->map);
+			continue;
+		}
 		snprintf(val, sizeof(val), "struct %s", set->val_struct);
 		emit_hash(sb, key, val, set->map);
 		if (save_needs_zero(p, i))
@@ -161,6 +172,8 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 		sb_printf(sb, "};\n\nstruct %s {\n", set->val_struct);
 		for (j = 0; j < set->nr_members; j++)
 			emit_member(sb, &set->members[j], set->members[j].cname, RECORD_STR_MAX);
+		if (set->per_cpu)
+			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this CPU's slot holds values */\n");
 		sb_puts(sb, "};\n");
 	}
 	for (i = 0; i < p->nr_probes; i++) {

@@ -304,6 +304,7 @@ int prog_resolve(struct prog *p)
 		pr->first_of_program = true;
 		free(base);
 	}
+	prog_plan_sets(p);
 	err = prog_plan_stack(p);
 	if (err)
 		return err;

@@ -109,6 +109,7 @@ struct psaved {
 	int nr_members;
 	const struct spec_save *first;
 	bool joined;
+	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
 };
 
 struct psave {
@@ -244,6 +245,13 @@ int prog_plan_stack(struct prog *p);
  */
 #define SAVE_STACK_MAX	64
 bool prog_save_on_stack(const struct psaved *set);
+/*
+ * Sets saved and joined under the current CPU alone ('key: cpu', as an
+ * interrupt's entry and exit) keep their values in a per-CPU array slot, as
+ * libbpf-tools do: no hashing, nothing to allocate or delete, never full.
+ * The slot's tpgen_saved says whether something is saved.
+ */
+void prog_plan_sets(struct prog *p);
 /* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 void prog_free(struct prog *p);

@@ -3,7 +3,8 @@
 # tpgen-timeout: 2400
 # The spec language's space, generated (tests/matrix/spec_matrix.py), not picked by hand:
 #  (a) every action (print; count; aggregate count by keys; sum/min/max/avg; hist;
-#      aggregate hist; lhist; hist per key; save + join; let; filter) x every attach
+#      aggregate hist; lhist; hist per key; save + join, keyed by values and by the CPU alone (a per-CPU
+#      slot); let; filter) x every attach
 #      type (tracepoint, raw_tp, tp_btf) x every kind of value found in this kernel
 #      (format fields and raw arguments and members of each width and sign, char
 #      arrays, __data_loc strings, strings in user memory, pointers, each built-in in

@@ -482,6 +482,12 @@ def entries_for(action, v, names):
                  'print': [{'d': 'TIME - %s.ts' % k}]},
                 {'event': ev, 'join': {'name': k, 'key': [x, other(x)]},
                  'aggregate': [{'by': [x], 'count': True}]}]
+    if action == 'cpusave':
+        # keyed by the CPU alone: a per-CPU slot, kept and emptied
+        c = names('c')
+        return [{'event': ev, 'save': {'name': c, 'key': 'cpu', 'values': {'v': x, 'ts': 'TIME'}}},
+                {'event': ev, 'join': {'name': c, 'key': 'cpu', 'keep': True}, 'print': [{'v': '%s.v' % c}]},
+                {'event': ev, 'join': {'name': c, 'key': 'cpu'}, 'print': [{'d': 'TIME - %s.ts' % c}]}]
     if action == 'filter':
         return [{'event': ev, 'filter': f, 'print': ['CPU']} for f in filter_for(v)]
     if action == 'latency':
@@ -513,14 +519,14 @@ def entries_for(action, v, names):
     die('unknown action ' + action)
 
 
-ACTIONS = ['print', 'count', 'aggcount', 'stats', 'hist', 'agghist', 'lhist', 'histkey', 'save', 'let',
+ACTIONS = ['print', 'count', 'aggcount', 'stats', 'hist', 'agghist', 'lhist', 'histkey', 'save', 'cpusave', 'let',
            'filter', 'latency']
 
 
 # Actions batched into tools of at most MAX_ENTRIES entries; a tool that fails is split
 # into one tool per action by the test, to name the action that fails.
 GROUPS = [['print', 'count', 'aggcount'], ['stats', 'hist', 'agghist'], ['histkey', 'let'], ['lhist'],
-          ['save'], ['filter'], ['latency']]
+          ['save'], ['cpusave'], ['filter'], ['latency']]
 
 
 def cmd_combos(list_json, btf_raw, out):

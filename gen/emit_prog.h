@@ -24,6 +24,13 @@ void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, u
 /* gen/emit_bpf.c */
 const char *pvalue_ctype(const struct pvalue *v);
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);
+void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v, const char *dst,
+		   const char *indent);
+
+/* gen/emit_filter.c */
+void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
+void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr);
+void emit_filter(struct strbuf *sb, const struct pprobe *pr, const char *leave);
 void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p);
 void emit_maps(struct strbuf *sb, const struct prog *p);
 void emit_handlers(struct strbuf *sb, const struct prog *p);

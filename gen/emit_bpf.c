@@ -428,6 +428,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	 */
 	if (!lat && !ends_saved(pr))
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
+	emit_filter(sb, pr, FILTER_EVENT, leave);
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
 		char *obj;
@@ -458,7 +459,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		emit_expr(sb, pr, pr->lets[i].expr);
 		sb_puts(sb, ";\n");
 	}
-	emit_filter(sb, pr, leave);
+	emit_filter(sb, pr, FILTER_JOINED, leave);
 	if (lat) {
 		sb_puts(sb, "\tkey = ");
 		emit_value(sb, pr, &pr->vals[pr->key]);

@@ -53,16 +53,16 @@ static void conjuncts(const struct expr *e, const struct expr ***out, int *nr)
 	(*out)[(*nr)++] = e;
 }
 
-/* An early return unless the conjuncts (with or without strings) hold. */
-static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct expr **v, int n, bool strings,
-		      const char *leave)
+/* An early return unless the conjuncts picked (those with or without strings) hold. */
+static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct expr **v, const bool *pick, int n,
+		      bool strings, const char *leave)
 {
 	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
 					   .lit_prefix = pr->lit_prefix };
 	int i, m = 0, last = -1;
 
 	for (i = 0; i < n; i++)
-		if (has_strings(v[i]) == strings) {
+		if (pick[i] && has_strings(v[i]) == strings) {
 			m++;
 			last = i;
 		}
@@ -75,7 +75,7 @@ static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct e
 		return;
 	}
 	for (i = 0, m = 0; i < n; i++) {
-		if (has_strings(v[i]) != strings)
+		if (!pick[i] || has_strings(v[i]) != strings)
 			continue;
 		sb_puts(sb, m++ ? " &&\n\t      " : "\tif (!(");
 		if (v[i]->op == EX_LOR) {
@@ -87,6 +87,19 @@ static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct e
 		}
 	}
 	sb_printf(sb, "))\n\t\t%s\n", leave);
+}
+
+/* Does the conjunct test what the joins found (a saved value, or a let, computed after them)? */
+static bool uses_joins(const struct pprobe *pr, const struct expr *e)
+{
+	int *refs = NULL, nr = 0;
+	bool late = false;
+
+	expr_refs(e, &refs, &nr);
+	for (int i = 0; i < nr; i++)
+		late |= pr->vals[refs[i]].src == PV_SAVED || pr->vals[refs[i]].src == PV_LET;
+	free(refs);
+	return late;
 }
 
 /* String buffers a filter reads into. */
@@ -128,33 +141,78 @@ static void emit_filter_scratch(struct strbuf *sb, const struct pprobe *pr, cons
 	}
 }
 
-/* Numbers first, then the strings are read and tested: a rejected event reads no string. */
-void emit_filter(struct strbuf *sb, const struct pprobe *pr, const char *leave)
+/*
+ * The conjuncts of the filter about the event alone (FILTER_EVENT), tested
+ * before the joins: when one is false the entry does not apply, and what
+ * was saved stays. Then those about what the joins found (FILTER_JOINED),
+ * after the joins and lets: when one is false the entry reports nothing,
+ * and its joins still delete what they found (a measurement ended). In
+ * each, numbers first, then the strings are read and tested: a rejected
+ * event reads no string.
+ */
+void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave)
 {
 	const struct expr **conj = NULL;
-	int *refs = NULL, nr = 0, n = 0;
+	int *refs = NULL, nr = 0, n = 0, *early = NULL, nr_early = 0;
+	bool *pick, any = false, any_early = false, strings = false, strings_early = false;
 
 	if (!pr->filter)
 		return;
-	sb_puts(sb, "\t/* ");
-	c_comment_text(sb, pr->sp->filter.s);
-	sb_puts(sb, " */\n");
 	conjuncts(pr->filter, &conj, &n);
-	emit_test(sb, pr, conj, n, false, leave);
-	expr_refs(pr->filter, &refs, &nr);
-	if (pr->scratch_size)
-		emit_filter_scratch(sb, pr, refs, nr, leave);
+	pick = xcalloc(n + 1, sizeof(*pick));
+	for (int i = 0; i < n; i++) {
+		bool late = uses_joins(pr, conj[i]);
+
+		pick[i] = late == (phase == FILTER_JOINED);
+		any |= pick[i];
+		any_early |= !late;
+		strings |= pick[i] && has_strings(conj[i]);
+		strings_early |= !late && has_strings(conj[i]);
+		if (!late)
+			expr_refs(conj[i], &early, &nr_early);
+		else if (pick[i])
+			expr_refs(conj[i], &refs, &nr);
+	}
+	if (phase == FILTER_EVENT) {
+		refs = early;
+		nr = nr_early;
+		early = NULL;
+		nr_early = 0;
+	}
+	if (!any)
+		goto out;
+	if (phase == FILTER_EVENT || !any_early) {
+		sb_puts(sb, "\t/* ");
+		c_comment_text(sb, pr->sp->filter.s);
+		sb_puts(sb, " */\n");
+	}
+	emit_test(sb, pr, conj, pick, n, false, leave);
+	if (!strings)
+		goto out;
+	if (pr->scratch_size && (phase == FILTER_EVENT || !strings_early)) {
+		int *all = NULL, nr_all = 0;
+
+		expr_refs(pr->filter, &all, &nr_all);
+		emit_filter_scratch(sb, pr, all, nr_all, leave);
+		free(all);
+	}
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
+		bool read = false;
 
-		if (v->kind == PV_STR && v->src != PV_SAVED) {
+		for (int j = 0; j < nr_early; j++)
+			read |= early[j] == refs[i];
+		if (v->kind == PV_STR && v->src != PV_SAVED && !read) {
 			char *dst = xasprintf(pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
 
 			emit_read_str(sb, pr, v, dst, "\t");
 			free(dst);
 		}
 	}
-	emit_test(sb, pr, conj, n, true, leave);
+	emit_test(sb, pr, conj, pick, n, true, leave);
+out:
+	free(early);
 	free(refs);
+	free(pick);
 	free(conj);
 }

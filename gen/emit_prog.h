@@ -30,7 +30,8 @@ void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pval
 /* gen/emit_filter.c */
 void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
 void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr);
-void emit_filter(struct strbuf *sb, const struct pprobe *pr, const char *leave);
+enum filter_phase { FILTER_EVENT, FILTER_JOINED };
+void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave);
 void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p);
 void emit_maps(struct strbuf *sb, const struct prog *p);
 void emit_handlers(struct strbuf *sb, const struct prog *p);

@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# When an entry's filter is tested, against a helper's 5 getppid() and then
+# 3 kill() calls:
+# - a part about the event alone ('ret == 12345', never true) is tested before
+#   the joins: the entry does not apply, and what was saved stays, so the
+#   first kill() finds the last getppid()'s save (and deletes it: once);
+# - a part about what a join found ('h.ts == 0', never true) is tested after
+#   the joins: nothing is counted, and the join still deletes, so no kill()
+#   finds anything;
+# and the generated code tests the first before any map lookup.
+. "$(dirname "$0")/lib.sh"
+cd "$TPGEN_ROOT" || exit 1
+out=$T/out
+cat > "$T/phases.yaml" <<'EOT'
+tool: phases
+events:
+  - event: syscalls/sys_enter_getppid
+    save: { name: g, values: { ts: time } }
+  - event: syscalls/sys_enter_getppid
+    save: { name: h, values: { ts: time } }
+  - event: syscalls/sys_exit_getppid
+    filter: 'ret == 12345'
+    join: g
+    aggregate: { name: g at getppid, by: [comm], count: true }
+  - event: syscalls/sys_exit_getppid
+    join: h
+    filter: 'h.ts == 0'
+    aggregate: { name: h at getppid, by: [comm], count: true }
+  - event: syscalls/sys_enter_kill
+    join: g
+    aggregate: { name: g at kill, by: [comm], count: true }
+  - event: syscalls/sys_enter_kill
+    join: h
+    aggregate: { name: h at kill, by: [comm], count: true }
+EOT
+"$TPGEN" -o "$out" "$T/phases.yaml" || fail "tpgen phases.yaml"
+# the event's test comes before the lookup of g, the joined value's after the lookup of h
+awk '/^static __always_inline void sys_exit_getppid\(/ { f = 1 } f && /ret == 12345/ { t = NR }
+     f && /bpf_map_lookup_elem\(&g_saved/ { l = NR } f && /^}/ { exit }
+     END { exit !(t && l && t < l) }' "$out/phases/phases.bpf.c" ||
+	fail "ret == 12345 is not tested before g is looked up"
+awk '/^static __always_inline void sys_exit_getppid_2\(/ { f = 1 } f && /ts == 0/ { t = NR }
+     f && /bpf_map_lookup_elem\(&h_saved/ { l = NR } f && /^}/ { exit }
+     END { exit !(t && l && t > l) }' "$out/phases/phases.bpf.c" ||
+	fail "h.ts == 0 is not tested after h is looked up"
+
+require_live
+make -s -C "$out/phases" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build phases"; }
+cc -O2 -Wall -Werror -o "$T/tpgenpcpu" tests/percpu/tpgenpcpu.c || fail "build the helper"
+mkdir -p "$T/none"
+"$out/phases/phases" -j -c tpgenpcpu >"$T/phases.out" 2>"$T/phases.err" &
+pid=$!
+for i in $(seq 100); do
+	grep -q '^Tracing' "$T/phases.err" && break
+	sleep 0.1
+done
+grep -q '^Tracing' "$T/phases.err" || { cat "$T/phases.err"; fail "phases did not start"; }
+"$T/tpgenpcpu" "$T/none" 1 || fail "the helper failed"
+sleep 0.5
+kill -INT $pid
+wait $pid || fail "phases failed after SIGINT"
+cat "$T/phases.out"
+grep -v '"agg":"g at kill","comm":"tpgenpcpu","count":1}' "$T/phases.out" > "$T/rest"
+[ "$(wc -l < "$T/rest")" = 0 ] && grep -q . "$T/phases.out" ||
+	fail "not exactly one kill() that found g, and nothing else"
+echo ok

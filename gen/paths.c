@@ -4,7 +4,8 @@
  * BTF lays it out: '->' through pointers, '.' into embedded structs and
  * unions, '[N]' into arrays, and casts to a named struct or union
  * ("((struct tcp_sock *)sk)->srtt_us"). What gen/values.c reads through
- * raw arguments and record fields; emitted as BPF_CORE_READ() paths.
+ * raw arguments and record fields; emitted as BPF_CORE_READ() paths. And
+ * what a BTF type is to a handler (classify()), for arguments and members.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,6 +14,103 @@
 #include <bpf/btf.h>
 
 #include "values.h"
+
+__u32 skip_mods(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return id;
+}
+
+/* What a BTF type is to a handler; -EOPNOTSUPP for what it cannot read or print. */
+int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
+{
+	const struct btf_type *t = btf__type_by_id(btf, skip_mods(btf, id)), *e;
+
+	memset(ti, 0, sizeof(*ti));
+	if (!t)
+		return -EOPNOTSUPP;
+	if (btf_is_int(t) && t->size <= 8) {
+		ti->kind = PV_INT;
+		ti->size = t->size;
+		ti->is_signed = btf_int_encoding(t) & BTF_INT_SIGNED;
+		ti->is_bool = btf_int_encoding(t) & BTF_INT_BOOL;
+		return 0;
+	}
+	if (btf_is_enum(t) || btf_is_enum64(t)) {
+		ti->kind = PV_INT;
+		ti->size = t->size;
+		ti->is_signed = btf_kflag(t);
+		return 0;
+	}
+	if (btf_is_ptr(t)) {
+		__u32 pid = skip_mods(btf, t->type);
+
+		e = btf__type_by_id(btf, pid);
+		ti->kind = PV_PTR;
+		ti->size = 8;
+		if (e && btf_is_int(e) && e->size == 1) {
+			ti->kind = PV_STR;
+			ti->str_ptr = true;
+			ti->size = 0;
+		} else if (e && (btf_is_struct(e) || btf_is_union(e))) {
+			ti->struct_id = pid;
+		}
+		return 0;
+	}
+	if (btf_is_array(t)) {
+		e = btf__type_by_id(btf, skip_mods(btf, btf_array(t)->type));
+		if (e && btf_is_int(e) && e->size == 1 && btf_array(t)->nelems) {
+			ti->kind = PV_STR;
+			ti->size = btf_array(t)->nelems;
+			return 0;
+		}
+	}
+	return -EOPNOTSUPP;
+}
+
+/* A member of a struct or union, looking into anonymous members as C does. */
+int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, struct_id), *mt;
+	const struct btf_member *m;
+	int i;
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -ENOENT;
+	m = btf_members(t);
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *mname = btf__name_by_offset(btf, m->name_off);
+
+		if (mname && *mname) {
+			if (!strcmp(mname, name)) {
+				*type_id = m->type;
+				/* a bit-field has no address: BPF_CORE_READ() cannot take it */
+				return btf_member_bitfield_size(t, i) ? -EOPNOTSUPP : 0;
+			}
+			continue;
+		}
+		mt = btf__type_by_id(btf, skip_mods(btf, m->type));
+		if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
+		    !find_member(btf, skip_mods(btf, m->type), name, type_id))
+			return 0;
+	}
+	return -ENOENT;
+}
+
+void pvalue_set_raw(struct pvalue *v, const struct tinfo *ti)
+{
+	v->src = PV_RAW;
+	v->kind = ti->kind;
+	v->size = ti->size;
+	v->is_signed = ti->is_signed;
+	v->str_ptr = ti->str_ptr;
+	v->is_bool = ti->is_bool;
+}
 
 const char *btf_struct_kw(const struct btf_type *t)
 {

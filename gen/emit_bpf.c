@@ -385,6 +385,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 {
 	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
 	bool uses_raw = false, deletes = false;
+	size_t start = sb->len;
 	char ct[160];
 	int i;
 
@@ -478,7 +479,8 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_saves(sb, p, pr);
 	emit_aggs(sb, pr);
 	emit_print(sb, pr);
-	if (deletes)
+	/* an entry that only ends what was saved has nothing to leave early */
+	if (deletes && strstr(sb->buf + start, "goto out;"))
 		sb_puts(sb, "out:\n");
 	for (i = 0; i < pr->nr_joins; i++)
 		if (pr->joins[i].del && p->sets[pr->joins[i].set].per_cpu)

@@ -189,6 +189,7 @@ static int fill_probe(struct loader *ld, yaml_node_t *map, struct spec_probe *pr
 	const char *key;
 	yaml_node_t *val;
 	yaml_node_pair_t *p;
+	bool ends = false;
 	int err;
 
 	err = check_probe_keys(ld, map, latency_end, what);
@@ -233,9 +234,12 @@ static int fill_probe(struct loader *ld, yaml_node_t *map, struct spec_probe *pr
 	if (latency_end && !pr->key.s)
 		return node_error(ld, map, "%s has no 'key' (the field joining both ends, such as pid)",
 				  what);
-	if (!latency_end && !pr->print.nr && !pr->nr_aggs && !pr->nr_saves)
+	/* a join alone ends what was saved (it deletes it), unless it keeps it */
+	for (int i = 0; i < pr->nr_joins; i++)
+		ends |= !pr->joins[i].keep;
+	if (!latency_end && !pr->print.nr && !pr->nr_aggs && !pr->nr_saves && !ends)
 		return node_error(ld, map, "event '%s' does nothing: give it 'print', 'count', 'hist', "
-				  "'aggregate' or 'save'", pr->event.s);
+				  "'aggregate', 'save' or a 'join' that ends what was saved", pr->event.s);
 	return 0;
 }
 

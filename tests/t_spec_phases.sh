@@ -8,6 +8,9 @@
 # - a part about what a join found ('h.ts == 0', never true) is tested after
 #   the joins: nothing is counted, and the join still deletes, so no kill()
 #   finds anything;
+# - an entry that only joins ends what was saved: the same save as the first,
+#   with the entry that filters on the event followed by one that only
+#   joins, is found by no kill();
 # and the generated code tests the first before any map lookup.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
@@ -27,9 +30,20 @@ events:
     join: h
     filter: 'h.ts == 0'
     aggregate: { name: h at getppid, by: [comm], count: true }
+  - event: syscalls/sys_enter_getppid
+    save: { name: k, values: { ts: time } }
+  - event: syscalls/sys_exit_getppid
+    filter: 'ret == 12345'
+    join: k
+    aggregate: { name: k at getppid, by: [comm], count: true }
+  - event: syscalls/sys_exit_getppid
+    join: k
   - event: syscalls/sys_enter_kill
     join: g
     aggregate: { name: g at kill, by: [comm], count: true }
+  - event: syscalls/sys_enter_kill
+    join: k
+    aggregate: { name: k at kill, by: [comm], count: true }
   - event: syscalls/sys_enter_kill
     join: h
     aggregate: { name: h at kill, by: [comm], count: true }

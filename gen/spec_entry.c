@@ -322,7 +322,8 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_items(ld, val, "by", &a->by);
 		else if (!strcmp(key, "count")) {
 			err = get_bool(ld, val, "count", &count);
-			a->fns |= count ? AGG_COUNT : 0;
+			if (!err && count)
+				a->fns |= AGG_COUNT;
 		} else if (!strcmp(key, "sum"))
 			err = get_str(ld, val, "sum", &a->sum), a->fns |= AGG_SUM;
 		else if (!strcmp(key, "min"))

@@ -2,7 +2,8 @@
 # Every fuzzer under ASan and UBSan -- the parsers (format reader, spec loader,
 # expression compiler) and the emitters with hostile names (ctx headers from odd
 # trees and releases, raw headers from odd BTF: the token shape of the output
-# must not depend on the names) -- for a bounded FUZZ_SECONDS (8) each, from
+# must not depend on the names), and a whole 'tpgen SPEC' (fuzz_generate: the
+# resolver and every emitter of the pair) -- for a bounded FUZZ_SECONDS (8) each, from
 # its seed corpus, with no finding. 'make fuzz' runs them longer.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"

@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # specs/tcplife.yaml against libbpf-tools' tcplife, side by side, around two
 # loopback sessions this test makes with known bytes each way (one closed
-# first by the server, one by the client). tpgen's tool must show the two
-# client sides and the server side that closed last, each once, with the
-# test's pid and comm, its ports, and KB sent and received equal to the
-# bytes the test moved and to what tcplife reports for the same session.
+# first by the server, one by the client). tpgen's tool must show all four
+# sides, each once, with the test's pid and comm, its ports, and KB sent and
+# received equal to the bytes the test moved and to what tcplife reports for
+# the same session.
 # The spec's joins work because an entry's filter tests the event before its
 # joins: the state changes before TCP_CLOSE leave the saved birth in place.
 . "$(dirname "$0")/lib.sh"
@@ -36,9 +36,10 @@ lines = open(sys.argv[1]).read().split()
 pid = int(lines[-1])
 s = [tuple(map(int, lines[i:i + 4])) for i in range(0, len(lines) - 1, 4)]
 # (local port, remote port) -> (tx KB, rx KB), as each side saw it
-want = {(s[0][1], s[0][0]): (s[0][2] // 1024, s[0][3] // 1024),
-        (s[1][1], s[1][0]): (s[1][2] // 1024, s[1][3] // 1024),
-        (s[1][0], s[1][1]): (s[1][3] // 1024, s[1][2] // 1024)}
+want = {}
+for srv, cli, up, down in s:
+    want[(cli, srv)] = (up // 1024, down // 1024)
+    want[(srv, cli)] = (down // 1024, up // 1024)
 ports = {p for pair in want for p in pair}
 got = {}
 for line in open(sys.argv[2]):
@@ -64,4 +65,4 @@ for key, (tx, rx) in got.items():
     assert peer[key][:2] == (tx, rx), key
     assert peer[key][2:] == (pid, 'python3'), key
 PY
-echo "ok: 3 sessions, as tcplife saw them"
+echo "ok: 4 session sides, as tcplife saw them"

@@ -5,7 +5,8 @@
 # gives exactly tests/golden/sched/: CO-RE reads of sched_switch and
 # sched_process_exec, whose records BTF describes, and a start-up check of
 # sched_wakeup's, which it does not. With --static-layout, every field read is
-# checked. TPGEN_UPDATE_GOLDEN=1 rewrites the golden files.
+# checked. tests/spec/joins.yaml gives exactly tests/golden/joins/.
+# TPGEN_UPDATE_GOLDEN=1 rewrites the golden files.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 clang -g -O2 -target bpf -c tests/spec/btf/sched.c -o "$T/sched.btf.o" || fail "compiling tests/spec/btf/sched.c"
@@ -20,6 +21,15 @@ if [ "${TPGEN_UPDATE_GOLDEN:-0}" = 1 ]; then
 	cp -r "$T/a/schedsnoop" tests/golden/sched
 fi
 diff -ru tests/golden/sched "$T/a/schedsnoop" || fail "output differs from tests/golden/sched"
+# saves and joins (tests/spec/joins.yaml): one map update, in place, a per-CPU slot; filters
+# on the event before the joins, on joined values after them; an entry that only joins
+"$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" -o "$T/j" tests/spec/joins.yaml ||
+	fail "tpgen tests/spec/joins.yaml"
+if [ "${TPGEN_UPDATE_GOLDEN:-0}" = 1 ]; then
+	rm -rf tests/golden/joins
+	cp -r "$T/j/joins" tests/golden/joins
+fi
+diff -ru tests/golden/joins "$T/j/joins" || fail "output differs from tests/golden/joins"
 
 # a rerun leaves unchanged files alone (make does not rebuild)
 touch -d '2000-01-01' "$T/a/schedsnoop/schedsnoop.bpf.c"

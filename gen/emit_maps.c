@@ -165,11 +165,17 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 	for (i = 0; i < p->nr_sets; i++) {
 		const struct psaved *set = &p->sets[i];
 
-		sb_printf(sb, "\n/* '%s': the key and the values a save keeps */\nstruct %s {\n", set->name,
-			  set->key_struct);
-		for (j = 0; j < set->nr_keys; j++)
-			emit_member(sb, &set->keys[j], set->keys[j].cname, KEY_STR_MAX);
-		sb_printf(sb, "};\n\nstruct %s {\n", set->val_struct);
+		if (set->per_cpu) {
+			/* keyed by the CPU: the slot of a per-CPU array, no key of its own */
+			sb_printf(sb, "\n/* '%s': the values a save keeps on this CPU */\nstruct %s {\n", set->name,
+				  set->val_struct);
+		} else {
+			sb_printf(sb, "\n/* '%s': the key and the values a save keeps */\nstruct %s {\n",
+				  set->name, set->key_struct);
+			for (j = 0; j < set->nr_keys; j++)
+				emit_member(sb, &set->keys[j], set->keys[j].cname, KEY_STR_MAX);
+			sb_printf(sb, "};\n\nstruct %s {\n", set->val_struct);
+		}
 		for (j = 0; j < set->nr_members; j++)
 			emit_member(sb, &set->members[j], set->members[j].cname, RECORD_STR_MAX);
 		if (set->per_cpu)

@@ -38,11 +38,7 @@ struct named_val {
 	char comm[16];
 };
 
-/* 'oncpu': the key and the values a save keeps */
-struct oncpu_key {
-	__u32 cpu;
-};
-
+/* 'oncpu': the values a save keeps on this CPU */
 struct oncpu_val {
 	__u64 ts;
 	__s32 pid;

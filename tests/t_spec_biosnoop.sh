@@ -15,13 +15,20 @@ out=$T/out
 "$TPGEN" specs/biosnoop.yaml -o "$out" || fail "tpgen specs/biosnoop.yaml"
 make -s -C "$out/biosnoop" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build biosnoop"; }
 
-# a directory on a block device: out/ of the tree (the test's own may be a tmpfs)
+# a directory on a block device: the test's own, out/ of the tree, /var/tmp (the first
+# may be a tmpfs)
 mkdir -p out
-dir=$(mktemp -d "$TPGEN_ROOT/out/biosnoop.XXXXXX")
+dir=
+for d in "$T" "$TPGEN_ROOT/out" /var/tmp "$HOME"; do
+	src=$(findmnt -no SOURCE -T "$d" 2>/dev/null)
+	dev=${src#/dev/}
+	if [ -n "$dev" ] && [ -e "/sys/class/block/$dev" ]; then
+		dir=$(mktemp -d "$d/biosnoop.XXXXXX") || fail "mktemp in $d"
+		break
+	fi
+done
+[ -n "$dir" ] || fail "no directory on a block device among $T, $TPGEN_ROOT/out, /var/tmp, $HOME"
 trap 'rm -rf "$dir"' EXIT
-src=$(findmnt -no SOURCE -T "$dir")
-dev=${src#/dev/}
-[ -e "/sys/class/block/$dev" ] || fail "$dir is on $src, not a block device"
 if [ -e "/sys/class/block/$dev/partition" ]; then
 	start=$(cat "/sys/class/block/$dev/start")
 	disk=$(basename "$(dirname "$(readlink -f "/sys/class/block/$dev")")")

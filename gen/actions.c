@@ -237,6 +237,7 @@ static void member_of(struct pvalue *m, const struct pvalue *v, const char *cnam
 	m->is_signed = v->is_signed;
 	m->stack = v->stack;
 	m->argv = v->argv;
+	m->user_str = v->kind == PV_STR && !v->argv && (v->src == PV_USTR || v->src == PV_SYSARG);
 	m->cname = xstrdup(cname);
 	m->name = xstrdup(cname);
 }
@@ -548,10 +549,15 @@ void prog_plan_sets(struct prog *p)
 {
 	for (int s = 0; s < p->nr_sets; s++) {
 		struct psaved *set = &p->sets[s];
-		bool cpu = true;
+		bool cpu, user = false, reserved = false;
 
-		for (int m = 0; m < set->nr_members; m++)
-			cpu &= strcmp(set->members[m].cname, "tpgen_saved") != 0;
+		for (int m = 0; m < set->nr_members; m++) {
+			user |= set->members[m].user_str;
+			reserved |= !strncmp(set->members[m].cname, "tpgen_", 6);
+		}
+		/* the members tpgen adds are tpgen_*: a spec that names one keeps the plain forms */
+		set->refetch = user && !reserved;
+		cpu = !reserved;
 		for (int i = 0; i < p->nr_probes && cpu; i++) {
 			const struct pprobe *pr = &p->probes[i];
 

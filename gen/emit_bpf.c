@@ -223,6 +223,61 @@ static void emit_key_init(struct strbuf *sb, const struct pprobe *pr, const stru
 	}
 }
 
+/*
+ * A syscall's string saved at its entry may sit in a page the caller has not
+ * touched yet: bpf_probe_read_user_str() cannot fault it in and reads "".
+ * The save keeps the pointer and the caller; a join in the same process
+ * reads it again once the system call has brought the page in (as
+ * libbpf-tools' opensnoop reads the path at the exit).
+ */
+static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const struct psaved *set,
+			   const struct psave *sv, const char *obj)
+{
+	for (int m = 0; set->refetch && m < set->nr_members; m++) {
+		const char *c = set->members[m].cname;
+		const struct pvalue *v = NULL;
+
+		if (!set->members[m].user_str)
+			continue;
+		for (int i = 0; i < sv->values.nr; i++)
+			if (!strcmp(sv->values.v[i].cname, c))
+				v = &pr->vals[sv->values.v[i].val];
+		if (!v || !(v->kind == PV_STR && (v->src == PV_USTR || v->src == PV_SYSARG))) {
+			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n", obj, c);
+			continue;
+		}
+		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
+		if (v->src == PV_SYSARG)
+			sysargs_emit_ptr(sb, v);
+		else if (pr->ev->core_sys)
+			sb_printf(sb, "(__u64)(unsigned long)%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
+		else
+			sb_printf(sb, "(__u64)ctx->%s", v->field->cname);
+		sb_printf(sb, ";\n\t\t%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", obj, c);
+	}
+}
+
+/* After the joins: the user strings a save could not read, read again in the same process. */
+static void emit_refetch(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_joins; i++) {
+		const struct psaved *set = &p->sets[pr->joins[i].set];
+		const char *l = pr->joins[i].local;
+
+		for (int m = 0; set->refetch && m < set->nr_members; m++) {
+			const char *c = set->members[m].cname;
+
+			if (!set->members[m].user_str)
+				continue;
+			sb_printf(sb, "\tif (!%s->%s[0] && %s->tpgen_uptr_%s &&\n"
+				  "\t    %s->tpgen_tgid_%s == bpf_get_current_pid_tgid() >> 32)\n"
+				  "\t\tbpf_probe_read_user_str(%s->%s, sizeof(%s->%s),\n"
+				  "\t\t\t\t\t(const void *)(unsigned long)%s->tpgen_uptr_%s);\n",
+				  l, c, l, c, l, c, l, c, l, c, l, c);
+		}
+	}
+}
+
 static bool set_has_argv(const struct psaved *set)
 {
 	for (int i = 0; i < set->nr_members; i++)
@@ -250,6 +305,7 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 			if (set_has_argv(set))
 				sb_puts(sb, "\t\t__builtin_memset(val, 0, sizeof(*val));\n");
 			emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+			emit_user_ptrs(sb, pr, set, sv, "val->");
 			sb_puts(sb, "\t\tval->tpgen_saved = 1;\n\t}\n");
 			continue;
 		}
@@ -269,6 +325,7 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 			  pr->scratch_size ? "key" : "&key", set->map);
 		sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
 		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+		emit_user_ptrs(sb, pr, set, sv, "val->");
 		sb_puts(sb, "\t}\n");
 	}
 }
@@ -455,6 +512,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		if (j->del)
 			leave = "goto out;";
 	}
+	emit_refetch(sb, p, pr);
 	for (i = 0; i < pr->nr_lets; i++) {
 		sb_printf(sb, "\t%s = ", pr->lets[i].local);
 		emit_expr(sb, pr, pr->lets[i].expr);

@@ -178,6 +178,11 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 		}
 		for (j = 0; j < set->nr_members; j++)
 			emit_member(sb, &set->members[j], set->members[j].cname, RECORD_STR_MAX);
+		for (j = 0; set->refetch && j < set->nr_members; j++)
+			if (set->members[j].user_str)
+				sb_printf(sb, "\t__u64 tpgen_uptr_%s;\t/* where it is in the caller's memory, and the caller: */\n"
+					  "\t__u32 tpgen_tgid_%s;\t/* the join reads it again if the page was absent */\n",
+					  set->members[j].cname, set->members[j].cname);
 		if (set->per_cpu)
 			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this CPU's slot holds values */\n");
 		sb_puts(sb, "};\n");

@@ -76,6 +76,7 @@ struct pvalue {
 	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
 	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
 	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
+	bool user_str;		/* a saved member read from a syscall's char * (user memory) */
 	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
@@ -110,6 +111,7 @@ struct psaved {
 	const struct spec_save *first;
 	bool joined;
 	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
+	bool refetch;		/* user strings keep their pointer, read again at the join if empty */
 };
 
 struct psave {

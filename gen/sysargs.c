@@ -253,6 +253,12 @@ void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v)
 	emit_reg(sb, v->sys_arg);
 }
 
+void sysargs_emit_ptr(struct strbuf *sb, const struct pvalue *v)
+{
+	sb_puts(sb, "(__u64)");
+	emit_reg(sb, v->sys_arg);
+}
+
 void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent)
 {
 	sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)", indent, dst, dst);

@@ -53,5 +53,7 @@ void sysargs_emit_test(struct strbuf *sb, const struct pprobe *pr, const char *l
 void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v);
 /* Copy a PV_SYSARG string (user memory) into the char array 'dst'. */
 void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent);
+/* A char * argument's address in the caller's memory, as a __u64. */
+void sysargs_emit_ptr(struct strbuf *sb, const struct pvalue *v);
 
 #endif /* __TPGEN_SYSARGS_H */

@@ -30,3 +30,15 @@ expect() {	# expect TOOL REGEX WHAT
 expect_not() {
 	! grep -Eq "$2" "$T/$1.out" || { grep -E "$2" "$T/$1.out"; fail "$1: $3 (/$2/)"; }
 }
+# peer_ready FILE...: a libbpf-tools peer (run under 'stdbuf -oL') prints its header
+# once its programs are attached; wait for it in each FILE
+peer_ready() {
+	local f i
+	for f in "$@"; do
+		for i in $(seq 100); do
+			[ -s "$f" ] && break
+			sleep 0.1
+		done
+		[ -s "$f" ] || fail "a peer printed no header in 10 s ($f)"
+	done
+}

@@ -3,8 +3,10 @@
 # Peers as oracles: specs/opensnoop.yaml and specs/execsnoop.yaml run side by
 # side with libbpf-tools' opensnoop and execsnoop around the same workload: a
 # copy of cat named tpgenpeer opening a file of the test and a missing one
-# (and whatever its dynamic loader opens), and execs with arguments that hold
-# spaces and quotes. For each open of tpgenpeer the same path, fd and errno,
+# (and whatever its dynamic loader opens), a helper also named tpgenpeer that
+# opens a path held in a page it never touched (unreadable at the syscall's
+# entry: tpgen reads it again at the exit, as libbpf-tools reads it there),
+# and execs with arguments that hold spaces and quotes. For each open of tpgenpeer the same path, fd and errno,
 # in the same order; for each exec the same pid, parent, result and
 # arguments (tpgen quotes them as a shell would; unquoted they are execsnoop's
 # space-joined list).
@@ -21,20 +23,23 @@ for t in opensnoop execsnoop; do
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
 cp /bin/cat "$T/tpgenpeer"
+mkdir "$T/m"
+cc -O2 -Wall -Werror -o "$T/m/tpgenpeer" tests/peers/tpgenpeer.c || fail "build the helper"
 echo hello > "$T/present"
 
-/usr/sbin/opensnoop -n tpgenpeer >"$T/peer_open.out" 2>"$T/peer_open.err" &
+stdbuf -oL /usr/sbin/opensnoop -n tpgenpeer >"$T/peer_open.out" 2>"$T/peer_open.err" &
 p1=$!
-/usr/sbin/execsnoop >"$T/peer_exec.out" 2>"$T/peer_exec.err" &
+stdbuf -oL /usr/sbin/execsnoop >"$T/peer_exec.out" 2>"$T/peer_exec.err" &
 p2=$!
 start opensnoop -c tpgenpeer
 o=$pid
 start execsnoop
 e=$pid
-sleep 1	# the peers say nothing when they are ready
+peer_ready "$T/peer_open.out" "$T/peer_exec.out"
 "$T/tpgenpeer" "$T/present" "$T/missing" >/dev/null 2>&1
 /bin/echo "two words" 'a "quote"' '' end >/dev/null
 "$T/tpgenpeer" "$T/present" >/dev/null
+"$T/m/tpgenpeer" "$T/present" "$T/m/path" >/dev/null || fail "the helper failed"
 sleep 1
 kill -INT $p1 $p2
 pid=$e stop execsnoop
@@ -59,12 +64,14 @@ for line in open(os.path.join(T, 'peer_open.out')):
         peer.setdefault(int(f[0]), []).append((f[4].rstrip('\n'), -err if fd < 0 else fd))
 print('opensnoop tpgen:', tp)
 print('opensnoop peer: ', peer)
-assert len(tp) == 2 and tp == peer, 'opensnoop differs'
+assert len(tp) == 3 and tp == peer, 'opensnoop differs'
 present, missing = os.path.join(T, 'present'), os.path.join(T, 'missing')
-first = tp[min(tp)]
-assert (present, 3) in first and (missing, -2) in first, 'the test opens are not there'
+pids = sorted(tp)
+assert (present, 3) in tp[pids[0]] and (missing, -2) in tp[pids[0]], 'the test opens are not there'
+# the path in a page the helper had not touched: read again at the exit
+assert tp[pids[2]][-1] == (present, 3), 'the path of an untouched page is not there'
 # execsnoop: the test's execs
-want = {os.path.join(T, 'tpgenpeer'), '/bin/echo'}
+want = {os.path.join(T, 'tpgenpeer'), os.path.join(T, 'm', 'tpgenpeer'), '/bin/echo'}
 tx = []
 for r in rows('execsnoop.out'):
     args = shlex.split(r['args'])
@@ -77,7 +84,7 @@ for line in open(os.path.join(T, 'peer_exec.out')):
         px.append((int(f[1]), int(f[2]), int(f[3]), f[4].rstrip(' ')))
 print('execsnoop tpgen:', tx)
 print('execsnoop peer: ', px)
-assert len(tx) == 3 and sorted(tx) == sorted(px), 'execsnoop differs'
+assert len(tx) == 4 and sorted(tx) == sorted(px), 'execsnoop differs'
 assert ('/bin/echo two words a "quote"  end') in [t[3] for t in tx], 'the arguments are not there'
 PY
 echo ok

@@ -19,10 +19,10 @@ out=$T/out
 "$TPGEN" specs/tcplife.yaml -o "$out" || fail "tpgen specs/tcplife.yaml"
 make -s -C "$out/tcplife" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build tcplife"; }
 
-"$peer" >"$T/peer.out" 2>"$T/peer.err" &
+stdbuf -oL "$peer" >"$T/peer.out" 2>"$T/peer.err" &
 ppid=$!
 start tcplife
-sleep 1	# tcplife says nothing when it is ready
+peer_ready "$T/peer.out"
 python3 tests/tcplife/sessions.py > "$T/sessions" || fail "the sessions failed"
 sleep 1
 kill -INT $ppid

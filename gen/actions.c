@@ -237,7 +237,7 @@ static void member_of(struct pvalue *m, const struct pvalue *v, const char *cnam
 	m->is_signed = v->is_signed;
 	m->stack = v->stack;
 	m->argv = v->argv;
-	m->user_str = v->kind == PV_STR && !v->argv && (v->src == PV_USTR || v->src == PV_SYSARG);
+	m->user_str = pvalue_user_str(v);
 	m->cname = xstrdup(cname);
 	m->name = xstrdup(cname);
 }

@@ -242,7 +242,7 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 		for (int i = 0; i < sv->values.nr; i++)
 			if (!strcmp(sv->values.v[i].cname, c))
 				v = &pr->vals[sv->values.v[i].val];
-		if (!v || !(v->kind == PV_STR && (v->src == PV_USTR || v->src == PV_SYSARG))) {
+		if (!v || !pvalue_user_str(v)) {
 			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n", obj, c);
 			continue;
 		}

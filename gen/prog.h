@@ -247,6 +247,12 @@ int prog_plan_stack(struct prog *p);
  */
 #define SAVE_STACK_MAX	64
 bool prog_save_on_stack(const struct psaved *set);
+
+/* A string in the caller's memory: a syscall's char * argument (not an argv array). */
+static inline bool pvalue_user_str(const struct pvalue *v)
+{
+	return v->kind == PV_STR && !v->argv && (v->src == PV_USTR || v->src == PV_SYSARG);
+}
 /*
  * Sets saved and joined under the current CPU alone ('key: cpu', as an
  * interrupt's entry and exit) keep their values in a per-CPU array slot, as

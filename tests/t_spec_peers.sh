@@ -6,7 +6,8 @@
 # (and whatever its dynamic loader opens), a helper also named tpgenpeer that
 # opens a path held in a page it never touched (unreadable at the syscall's
 # entry: tpgen reads it again at the exit, as libbpf-tools reads it there),
-# and execs with arguments that hold spaces and quotes. For each open of tpgenpeer the same path, fd and errno,
+# and execs with arguments that hold spaces and quotes. opensnoop generated for
+# raw_tp and tp_btf too shows the same opens. For each open of tpgenpeer the same path, fd and errno,
 # in the same order; for each exec the same pid, parent, result and
 # arguments (tpgen quotes them as a shell would; unquoted they are execsnoop's
 # space-joined list).
@@ -22,6 +23,13 @@ for t in opensnoop execsnoop; do
 	"$TPGEN" "specs/$t.yaml" -o "$out" || fail "tpgen specs/$t.yaml"
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
+# the same opensnoop under raw_tp and tp_btf (the path from the user registers)
+for a in raw_tp tp_btf; do
+	sed -e "s/^tool: opensnoop/tool: opensnoop_$a\nattach: $a/" specs/opensnoop.yaml > "$T/opensnoop_$a.yaml"
+	"$TPGEN" "$T/opensnoop_$a.yaml" -o "$out" || fail "tpgen opensnoop, attach: $a"
+	make -s -C "$out/opensnoop_$a" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 ||
+		{ cat "$T/build.log"; fail "build opensnoop_$a"; }
+done
 cp /bin/cat "$T/tpgenpeer"
 mkdir "$T/m"
 cc -O2 -Wall -Werror -o "$T/m/tpgenpeer" tests/peers/tpgenpeer.c || fail "build the helper"
@@ -33,6 +41,10 @@ stdbuf -oL /usr/sbin/execsnoop >"$T/peer_exec.out" 2>"$T/peer_exec.err" &
 p2=$!
 start opensnoop -c tpgenpeer
 o=$pid
+start opensnoop_raw_tp -c tpgenpeer
+o_raw=$pid
+start opensnoop_tp_btf -c tpgenpeer
+o_btf=$pid
 start execsnoop
 e=$pid
 peer_ready "$T/peer_open.out" "$T/peer_exec.out"
@@ -44,6 +56,8 @@ sleep 1
 kill -INT $p1 $p2
 pid=$e stop execsnoop
 pid=$o stop opensnoop
+pid=$o_raw stop opensnoop_raw_tp
+pid=$o_btf stop opensnoop_tp_btf
 wait $p1 $p2
 
 python3 - "$T" <<'PY' || fail "the peers disagree"
@@ -70,6 +84,13 @@ pids = sorted(tp)
 assert (present, 3) in tp[pids[0]] and (missing, -2) in tp[pids[0]], 'the test opens are not there'
 # the path in a page the helper had not touched: read again at the exit
 assert tp[pids[2]][-1] == (present, 3), 'the path of an untouched page is not there'
+# under raw_tp and tp_btf, the same opens
+for a in ('raw_tp', 'tp_btf'):
+    other = {}
+    for r in rows('opensnoop_%s.out' % a):
+        if r['comm'] == 'tpgenpeer':
+            other.setdefault(r['pid'], []).append((r['path'], r['fd']))
+    assert other == tp, 'opensnoop under %s differs: %s' % (a, other)
 # execsnoop: the test's execs
 want = {os.path.join(T, 'tpgenpeer'), os.path.join(T, 'm', 'tpgenpeer'), '/bin/echo'}
 tx = []

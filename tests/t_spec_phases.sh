@@ -78,4 +78,25 @@ cat "$T/phases.out"
 grep -v '"agg":"g at kill","comm":"tpgenpcpu","count":1}' "$T/phases.out" > "$T/rest"
 [ "$(wc -l < "$T/rest")" = 0 ] && grep -q . "$T/phases.out" ||
 	fail "not exactly one kill() that found g, and nothing else"
+
+# the smallest specs of each form, under every attach type: built and loaded
+for a in tracepoint raw_tp tp_btf; do
+	cat > "$T/small_$a.yaml" <<EOT
+tool: small_$a
+attach: $a
+events:
+  - event: sched/sched_wakeup
+    save: { name: s, key: pid, values: { ts: time } }
+  - event: sched/sched_switch
+    filter: 'next_pid > 1'
+    join: { name: s, key: next_pid, keep: true }
+    print: [next_pid]
+  - event: sched/sched_switch
+    join: { name: s, key: next_pid }
+EOT
+	"$TPGEN" -o "$out" "$T/small_$a.yaml" || fail "tpgen small_$a"
+	make -s -C "$out/small_$a" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build small_$a"; }
+	"$out/small_$a/small_$a" -d 1 >"$T/small.out" 2>"$T/small.err" || { cat "$T/small.err"; fail "small_$a failed"; }
+	grep -q '[0-9]' "$T/small.out" || fail "small_$a printed no switch"
+done
 echo ok

@@ -63,16 +63,22 @@ static unsigned int items_size(const struct pprobe *pr, const struct pitems *ite
 	return n;
 }
 
-static unsigned int set_key_size(const struct psaved *set)
+/* The size of a struct of the members m[0..nr) (a saved set's key or values). */
+static unsigned int members_size(const struct pvalue *m, int nr, unsigned int str_max)
 {
-	const struct pvalue **v = xcalloc(set->nr_keys + 1, sizeof(*v));
+	const struct pvalue **v = xcalloc(nr + 1, sizeof(*v));
 	unsigned int n;
 
-	for (int i = 0; i < set->nr_keys; i++)
-		v[i] = &set->keys[i];
-	n = struct_size(v, set->nr_keys, KEY_STR_MAX);
+	for (int i = 0; i < nr; i++)
+		v[i] = &m[i];
+	n = struct_size(v, nr, str_max);
 	free(v);
 	return n;
+}
+
+static unsigned int set_key_size(const struct psaved *set)
+{
+	return members_size(set->keys, set->nr_keys, KEY_STR_MAX);
 }
 
 static bool has_glob(const struct expr *e)
@@ -103,14 +109,7 @@ static unsigned int filter_bufs(const struct pprobe *pr)
 /* The size of the values a save keeps. */
 static unsigned int set_val_size(const struct psaved *set)
 {
-	const struct pvalue **v = xcalloc(set->nr_members + 1, sizeof(*v));
-	unsigned int n;
-
-	for (int i = 0; i < set->nr_members; i++)
-		v[i] = &set->members[i];
-	n = struct_size(v, set->nr_members, RECORD_STR_MAX);
-	free(v);
-	return n;
+	return members_size(set->members, set->nr_members, RECORD_STR_MAX);
 }
 
 bool prog_save_on_stack(const struct psaved *set)

@@ -117,6 +117,15 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 	}
 }
 
+/* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
+static void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
+{
+	if (pr->ev->core_sys)
+		sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
+	else
+		sb_printf(sb, "ctx->%s", v->field->cname);
+}
+
 /* Copy the string 'v' into the char array 'dst' (an lvalue), NUL-terminated. */
 void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v,
 			  const char *dst, const char *indent)
@@ -136,12 +145,10 @@ void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pval
 		break;
 	case PV_USTR:
 		/* a syscall's argument: the string is in the caller's memory */
-		if (pr->ev->core_sys)
-			sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), %s__get_%s(ctx));\n", indent, dst,
-				  dst, pr->ev->struct_name, v->field->cname);
-		else
-			sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)(unsigned long)ctx->%s);\n",
-				  indent, dst, dst, v->field->cname);
+		sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), %s", indent, dst, dst,
+			  pr->ev->core_sys ? "" : "(const void *)(unsigned long)");
+		emit_ustr_addr(sb, pr, v);
+		sb_puts(sb, ");\n");
 		break;
 	case PV_RAW:
 		if (!v->str_ptr)
@@ -247,12 +254,12 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 			continue;
 		}
 		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
-		if (v->src == PV_SYSARG)
+		if (v->src == PV_SYSARG) {
 			sysargs_emit_ptr(sb, v);
-		else if (pr->ev->core_sys)
-			sb_printf(sb, "(__u64)(unsigned long)%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
-		else
-			sb_printf(sb, "(__u64)ctx->%s", v->field->cname);
+		} else {
+			sb_puts(sb, pr->ev->core_sys ? "(__u64)(unsigned long)" : "(__u64)");
+			emit_ustr_addr(sb, pr, v);
+		}
 		sb_printf(sb, ";\n\t\t%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", obj, c);
 	}
 }

@@ -48,28 +48,17 @@ done
 cc -O2 -Wall -Werror -o "$T/tpgenpcpu" tests/percpu/tpgenpcpu.c || fail "build the helper"
 mkdir -p "$T/none"
 
-pids=()
-for k in cpu hash; do
-	"$out/pcpu_$k/pcpu_$k" -j -c tpgenpcpu >"$T/$k.out" 2>"$T/$k.err" &
-	pids+=($!)
-done
-for k in cpu hash; do
-	for i in $(seq 100); do
-		grep -q '^Tracing' "$T/$k.err" && break
-		sleep 0.1
-	done
-	grep -q '^Tracing' "$T/$k.err" || { cat "$T/$k.err"; fail "pcpu_$k did not start"; }
-done
+start pcpu_cpu -c tpgenpcpu
+p_cpu=$pid
+start pcpu_hash -c tpgenpcpu
+p_hash=$pid
 taskset -c 0 "$T/tpgenpcpu" "$T/none" $rounds || fail "the helper failed"
-sleep 0.5
-kill -INT "${pids[@]}"
-for p in "${pids[@]}"; do
-	wait "$p" || fail "a tool failed after SIGINT"
-done
+pid=$p_hash stop pcpu_hash
+pid=$p_cpu stop pcpu_cpu
 
 for k in cpu hash; do
 	# the helper's calls; the dynamic loader's openat()s of libraries come and go with the system
-	python3 - "$T/$k.out" "$T/none" > "$T/$k.got" <<'PY' || fail "$k: output is not JSON"
+	python3 - "$T/pcpu_$k.out" "$T/none" > "$T/$k.got" <<'PY' || fail "$k: output is not JSON"
 import json, sys
 for line in open(sys.argv[1]):
     r = json.loads(line)
@@ -93,6 +82,6 @@ cat > "$T/want" <<EOT
 EOT
 sort "$T/want" > "$T/want.sorted"
 for k in cpu hash; do
-	diff -u "$T/want.sorted" "$T/$k.sorted" || { head -20 "$T/$k.out"; fail "pcpu_$k: not exactly the helper's calls"; }
+	diff -u "$T/want.sorted" "$T/$k.sorted" || { head -20 "$T/pcpu_$k.out"; fail "pcpu_$k: not exactly the helper's calls"; }
 done
 echo "ok: per-CPU slot and hash map agree on $(wc -l < "$T/cpu.sorted") rows"

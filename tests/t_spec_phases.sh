@@ -13,6 +13,7 @@
 #   joins, is found by no kill();
 # and the generated code tests the first before any map lookup.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/spec_lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 out=$T/out
 cat > "$T/phases.yaml" <<'EOT'
@@ -63,17 +64,9 @@ require_live
 make -s -C "$out/phases" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build phases"; }
 cc -O2 -Wall -Werror -o "$T/tpgenpcpu" tests/percpu/tpgenpcpu.c || fail "build the helper"
 mkdir -p "$T/none"
-"$out/phases/phases" -j -c tpgenpcpu >"$T/phases.out" 2>"$T/phases.err" &
-pid=$!
-for i in $(seq 100); do
-	grep -q '^Tracing' "$T/phases.err" && break
-	sleep 0.1
-done
-grep -q '^Tracing' "$T/phases.err" || { cat "$T/phases.err"; fail "phases did not start"; }
+start phases -c tpgenpcpu
 "$T/tpgenpcpu" "$T/none" 1 || fail "the helper failed"
-sleep 0.5
-kill -INT $pid
-wait $pid || fail "phases failed after SIGINT"
+stop phases
 cat "$T/phases.out"
 grep -v '"agg":"g at kill","comm":"tpgenpcpu","count":1}' "$T/phases.out" > "$T/rest"
 [ "$(wc -l < "$T/rest")" = 0 ] && grep -q . "$T/phases.out" ||

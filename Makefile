@@ -99,7 +99,7 @@ install: tpgen
 	$(Q)$(if $(wildcard bpf/*.h),install -m 0644 $(wildcard bpf/*.h) $(DESTDIR)$(PREFIX)/include/tpgen/)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gen/tpgen.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tpgen.pc
-	$(Q)sed -e 's|@VERSION@|$(VERSION)|' gen/tpgen.1 > $(DESTDIR)$(PREFIX)/share/man/man1/tpgen.1
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' docs/man/tpgen.1 > $(DESTDIR)$(PREFIX)/share/man/man1/tpgen.1
 	$(Q)install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt specs/*.yaml \
 		$(DESTDIR)$(PREFIX)/share/tpgen/examples/ 2>/dev/null || \
 		install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt \

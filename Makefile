@@ -16,7 +16,9 @@ CPPFLAGS	+= -D_GNU_SOURCE -Igen -Ibuild -DTPGEN_VERSION='"$(VERSION)"'
 LDLIBS		+= -lbpf -lelf -lz -lyaml
 
 BUILD		:= build
-GEN_SRCS	:= $(sort $(wildcard gen/*.c))
+# gen/ holds one folder per stage of the pipeline: lib, input, model, emit, out, cmd.
+GEN_STAGES	:= lib input model emit out cmd
+GEN_SRCS	:= $(sort $(foreach s,$(GEN_STAGES),$(wildcard gen/$(s)/*.c)))
 GEN_OBJS	:= $(patsubst gen/%.c,$(BUILD)/%.o,$(GEN_SRCS))
 TEMPLATES	:= $(sort $(wildcard templates/*)) bpf/tpgen_names.c bpf/tpgen_names.h
 
@@ -55,9 +57,9 @@ $(BUILD):
 	$(Q)mkdir -p $@
 
 # Templates are embedded in the binary: build/templates.c holds one array each.
-$(BUILD)/templates.c: $(TEMPLATES) gen/embed.sh | $(BUILD)
+$(BUILD)/templates.c: $(TEMPLATES) gen/input/embed.sh | $(BUILD)
 	$(call msg,EMBED,$@)
-	$(Q)sh gen/embed.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
+	$(Q)sh gen/input/embed.sh $(TEMPLATES) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/templates.o: $(BUILD)/templates.c
 	$(call msg,CC,$@)
@@ -65,6 +67,7 @@ $(BUILD)/templates.o: $(BUILD)/templates.c
 
 $(BUILD)/%.o: gen/%.c | $(BUILD) build-deps
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
 tpgen: $(GEN_OBJS) $(BUILD)/templates.o
@@ -97,7 +100,7 @@ install: tpgen
 		$(DESTDIR)$(PREFIX)/share/tpgen/examples
 	$(Q)install -m 0755 tpgen $(DESTDIR)$(PREFIX)/bin/tpgen
 	$(Q)$(if $(wildcard bpf/*.h),install -m 0644 $(wildcard bpf/*.h) $(DESTDIR)$(PREFIX)/include/tpgen/)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' gen/tpgen.pc.in \
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' specs/build/tpgen.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tpgen.pc
 	$(Q)sed -e 's|@VERSION@|$(VERSION)|' docs/man/tpgen.1 > $(DESTDIR)$(PREFIX)/share/man/man1/tpgen.1
 	$(Q)install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt specs/*.yaml \

@@ -3,7 +3,7 @@
 # arithmetic against C, odd tables, unistd headers and snapshot files,
 # flags/symbols rendering, errno and signal names against glibc's, IPv6
 # against inet_ntop) under ASan and UBSan; then, live, syscall names from
-# the kernel's own metadata (gen/sysnames.c): 'tpgen snapshot' stores them,
+# the kernel's own metadata (gen/input/sysnames.c): 'tpgen snapshot' stores them,
 # they agree with the uapi header wherever both name a syscall, and a
 # program built with the generated table sees its own getppid, kill and
 # openat named so while bpftrace counts the ids the kernel saw (7, 5, 3),
@@ -13,16 +13,16 @@
 cd "$TPGEN_ROOT"
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -Igen \
-	tests/unit/names_unit.c gen/printfmt.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/sysnames.c \
-	gen/kread.c gen/util.c gen/ident.c gen/fileio.c gen/tracefs.c gen/tracefs_dir.c gen/fieldtype.c bpf/tpgen_names.c -lcmocka -lbpf -lpthread \
+	tests/unit/names_unit.c gen/input/printfmt.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/input/sysnames.c \
+	gen/input/kread.c gen/lib/util.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c bpf/tpgen_names.c -lcmocka -lbpf -lpthread \
 	-o "$T/unit" ||
 	fail "building the unit tests failed"
 ASAN_OPTIONS=detect_leaks=1 "$T/unit" || fail "unit tests failed"
 
 require_live
 command -v bpftrace >/dev/null || skip "no bpftrace"
-gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen tests/names/sysnames_tool.c gen/sysnames.c \
-	gen/kread.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/util.c gen/ident.c gen/fileio.c gen/tracefs.c gen/tracefs_dir.c gen/fieldtype.c \
+gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen tests/names/sysnames_tool.c gen/input/sysnames.c \
+	gen/input/kread.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/lib/util.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c \
 	-lbpf -lpthread -o "$T/sysnames_tool" ||
 	fail "building sysnames_tool failed"
 

@@ -1,6 +1,6 @@
 #!/bin/bash
-# The print fmt reader (gen/printfmt.c, expressions in gen/pf*.c, names through BTF in
-# gen/pfbtf.c) and the loader's renderer (bpf/tpgen_names.c) against
+# The print fmt reader (gen/input/printfmt.c, expressions in gen/pf*.c, names through BTF in
+# gen/input/pfbtf.c) and the loader's renderer (bpf/tpgen_names.c) against
 # libtraceevent, with the C compiler as the judge of arithmetic
 # (tests/oracle/printfmt_oracle.c says how): for every event of the live
 # kernel whose print fmt has __print_symbolic/__print_flags, each table
@@ -15,8 +15,8 @@
 cd "$TPGEN_ROOT"
 clang -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -D_GNU_SOURCE -Igen -Ibpf $(pkg-config --cflags libtraceevent) \
-	tests/oracle/printfmt_oracle.c gen/printfmt.c gen/pfexpr.c gen/pftokens.c gen/pfeval.c gen/pfbtf.c gen/tracefs.c gen/tracefs_dir.c gen/fieldtype.c \
-	gen/util.c gen/ident.c gen/fileio.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
+	tests/oracle/printfmt_oracle.c gen/input/printfmt.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/input/pfbtf.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c \
+	gen/lib/util.c gen/lib/ident.c gen/input/fileio.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
 	fail "building the oracle failed"
 # libtraceevent leaks a little in tep_parse_format(); everything else is checked
 export ASAN_OPTIONS=detect_leaks=0

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Names instead of numbers in generated tools (gen/decode.c): a field the
+# Names instead of numbers in generated tools (gen/model/decode.c): a field the
 # print fmt decodes is shown by name (JSON keeps the number beside it), a
 # __u8[4] field the print fmt shows with %pI4 is an address; a print fmt
 # tpgen cannot read leaves its field a number with one warning; the spec's

@@ -29,9 +29,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "fieldtype.h"
-#include "model.h"
-#include "util.h"
+#include "input/fieldtype.h"
+#include "model/model.h"
+#include "lib/util.h"
 
 /* ---- emit ---- */
 

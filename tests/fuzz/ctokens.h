@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "lib/util.h"
 
 static bool ctok_text_ok(const char *s, size_t n)
 {

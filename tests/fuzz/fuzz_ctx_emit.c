@@ -14,10 +14,10 @@
 #include <string.h>
 
 #include "ctokens.h"
-#include "emit.h"
-#include "ident.h"
-#include "model.h"
-#include "util.h"
+#include "emit/emit.h"
+#include "lib/ident.h"
+#include "model/model.h"
+#include "lib/util.h"
 
 #define MAX_FIELDS	8
 

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
-#include "spec.h"
-#include "util.h"
+#include "model/expr.h"
+#include "input/spec.h"
+#include "lib/util.h"
 
 static const struct {
 	const char *name;

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "emit.h"
-#include "model.h"
-#include "util.h"
+#include "emit/emit.h"
+#include "model/model.h"
+#include "lib/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -11,7 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 
-#include "../../gen/generate.c"
+#include "../../gen/cmd/generate.c"
 
 static struct gen_ctx g = { .outdir = "out" };
 static char spec_path[64];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * libFuzzer harness: the print fmt reader (gen/printfmt.c, gen/pf*.c)
+ * libFuzzer harness: the print fmt reader (gen/input/printfmt.c, gen/pf*.c)
  * and the loader's renderer (bpf/tpgen_names.c). Any input yields tables
  * and address fields whose spans lie inside the text, whose expressions
  * evaluate (or fail cleanly) for any field values and print as C, and
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "printfmt.h"
-#include "util.h"
+#include "input/printfmt.h"
+#include "lib/util.h"
 #include "../../bpf/tpgen_names.h"
 
 static int enum_value(void *ctx, const char *name, struct pf_val *val)

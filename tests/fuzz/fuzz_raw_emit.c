@@ -15,9 +15,9 @@
 #include <bpf/btf.h>
 
 #include "ctokens.h"
-#include "ident.h"
-#include "rawtp.h"
-#include "util.h"
+#include "lib/ident.h"
+#include "input/rawtp.h"
+#include "lib/util.h"
 
 #define MAX_ARGS	4
 

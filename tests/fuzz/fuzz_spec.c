@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec.h"
-#include "util.h"
+#include "input/spec.h"
+#include "lib/util.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

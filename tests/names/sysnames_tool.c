@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * sysnames_tool: gen/sysnames.c from the command line, for tests/t_names.sh.
+ * sysnames_tool: gen/input/sysnames.c from the command line, for tests/t_names.sh.
  *   sysnames_tool kernel          the running kernel's table, as sysnames_save() writes it
  *   sysnames_tool emit VAR        the running kernel's table as C (sysnames_emit())
  *   sysnames_tool load FILE       a snapshot's table, read back and written again
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
-#include "model.h"
-#include "sysnames.h"
-#include "util.h"
+#include "model/model.h"
+#include "input/sysnames.h"
+#include "lib/util.h"
 
 static int kernel(struct sysnames *sn)
 {

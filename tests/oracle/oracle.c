@@ -24,8 +24,8 @@
 #include <unistd.h>
 #include <traceevent/event-parse.h>
 
-#include "model.h"
-#include "util.h"
+#include "model/model.h"
+#include "lib/util.h"
 
 static int events, fields, mismatches, skipped, adapted;
 static bool load_failed;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * printfmt_oracle [--write-judge DIR] [--judged FILE] EVENTS_DIR [BTF]:
- * tpgen's print fmt tables (gen/printfmt.c, rendered by bpf/tpgen_names.c)
+ * tpgen's print fmt tables (gen/input/printfmt.c, rendered by bpf/tpgen_names.c)
  * against libtraceevent, with the C compiler as the judge of arithmetic.
  *
  * For every event whose print fmt has __print_symbolic/__print_flags:
@@ -46,11 +46,11 @@
 #include <bpf/btf.h>
 #include <traceevent/event-parse.h>
 
-#include "model.h"
-#include "pfbtf.h"
-#include "printfmt.h"
+#include "model/model.h"
+#include "input/pfbtf.h"
+#include "input/printfmt.h"
 #include "tpgen_names.h"
-#include "util.h"
+#include "lib/util.h"
 
 static int events, tables, from_btf, values, whole, unlike_c, judged_values, bit63, addr_found, addr_convs, addrs, mismatches,
 	   skip_undefined, skip_tep, skip_hex, terminators, partial, bit63, addr_found, addr_convs, exprs;

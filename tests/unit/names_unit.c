@@ -2,8 +2,8 @@
 /*
  * Unit tests (cmocka) of names for numbers, built and run under ASan and
  * UBSan by tests/t_names.sh: C's integer arithmetic in print fmt
- * expressions (gen/pf*.c), tables from odd print fmts (gen/printfmt.c),
- * syscall tables from unistd headers and snapshot files (gen/sysnames.c),
+ * expressions (gen/pf*.c), tables from odd print fmts (gen/input/printfmt.c),
+ * syscall tables from unistd headers and snapshot files (gen/input/sysnames.c),
  * and the loader's names (bpf/tpgen_names.c): flags and symbols, errno and
  * signal names against glibc's, IPv6 text against inet_ntop().
  */
@@ -20,9 +20,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "printfmt.h"
-#include "sysnames.h"
-#include "util.h"
+#include "input/printfmt.h"
+#include "input/sysnames.h"
+#include "lib/util.h"
 #include "../../bpf/tpgen_names.h"
 
 /* an expression's value as pf_eval() computes it, or the error */

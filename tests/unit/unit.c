@@ -19,14 +19,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "emit.h"
-#include "cstring.h"
-#include "expr.h"
-#include "ident.h"
-#include "json.h"
-#include "model.h"
-#include "spec.h"
-#include "util.h"
+#include "emit/emit.h"
+#include "lib/cstring.h"
+#include "model/expr.h"
+#include "lib/ident.h"
+#include "lib/json.h"
+#include "model/model.h"
+#include "input/spec.h"
+#include "lib/util.h"
 
 static void test_glob(void **state)
 {

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/* tpgen headers: context structs (default) or raw tracepoint argument structs (--raw). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "emit/emit.h"
+#include "input/kmods.h"
+#include "lib/mem.h"
+#include "out/output.h"
+#include "input/rawtp.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: tpgen headers [OPTIONS] [PATTERN...]\n"
+		"Write one header with a struct per tracepoint event (default: all events).\n\n"
+		"  -o, --output FILE     write to FILE (atomically) instead of stdout\n"
+		"  -M, --depfile FILE    write a make/ninja depfile naming every input read\n"
+		"      --check           write nothing; exit 1 if FILE is stale for these inputs\n"
+		"      --raw             raw tracepoint argument structs from BTF instead\n"
+		"      --vmlinux-h       (--raw) use kernel types as they are; include vmlinux.h first\n"
+		"      --core            CO-RE: relocatable structs named after trace_event_raw_<class>\n"
+		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
+		"      --btf FILE        read BTF from FILE (raw BTF or ELF with .BTF)\n"
+		"      --kernel DIR      a 'tpgen snapshot' directory (events/, vmlinux, release)\n"
+		"  -h, --help            this help\n\n"
+		"PATTERN: sys/event or sys:event, with globs (sched/*, *switch*), or a system name.\n");
+}
+
+struct btf_job {
+	struct inputs *in;
+	bool required;
+	int err;
+};
+
+static void *btf_thread(void *arg)
+{
+	struct btf_job *job = arg;
+
+	job->err = inputs_load_btf(job->in, job->required);
+	return NULL;
+}
+
+static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
+		       bool core, struct outputs *o)
+{
+	unsigned long long hash = FNV1A64_INIT;
+	struct btf_job job = { .in = in, .required = core };
+	bool threaded = false;
+	struct strbuf sb;
+	bool *sel = NULL;
+	char *banner, *guard;
+	pthread_t th;
+	int err, i;
+
+	inputs_want(in, pats, npats);
+	/*
+	 * BTF decides struct names here (without it, names stay short), and
+	 * the CO-RE classes. The live kernel's BTF is mapped and parsed while
+	 * the format files are read; offline inputs and --core load one after
+	 * the other, so that their diagnostics always come out in one order.
+	 */
+	if (!in->tracefs && !in->btf_path && !core)
+		threaded = !pthread_create(&th, NULL, btf_thread, &job);
+	err = inputs_load_events(in);
+	if (threaded)
+		pthread_join(th, NULL);
+	if (err)
+		return err == -ENOENT && !in->tracefs ? -EACCES : err;
+	if (!threaded)
+		btf_thread(&job);
+	if (job.err)
+		return job.err;
+	err = tp_events_select(&in->evs, pats, npats, &sel);
+	if (err)
+		return err;
+	tp_events_name(&in->evs, sel, in->btf);
+	if (core) {
+		int n = tp_events_core(&in->evs, sel, in->btf, true);
+
+		if (n)
+			diag_warning(NULL, 0, 0, "%d event%s no trace_event_raw_<class> in BTF and keep%s the "
+				     "static layout (see the comment above each struct)", n,
+				     n == 1 ? " has" : "s have", n == 1 ? "s" : "");
+	}
+	for (i = 0; i < in->evs.nr; i++)
+		if (sel[i])
+			hash = fnv1a64(hash, &in->evs.ev[i].hash, sizeof(in->evs.ev[i].hash));
+	hash = fnv1a64(hash, &in->btf_hash, sizeof(in->btf_hash));
+	banner = make_banner(in, hash);
+	guard = emit_guard(output, "__TPGEN_CTX_H");
+	sb_init(&sb);
+	err = emit_ctx_header(&sb, &in->evs, sel, guard, banner);
+	if (!err) {
+		outputs_add(o, output, &sb);
+		for (i = 0; i < in->evs.nr; i++)
+			if (sel[i])
+				outputs_dep(o, in->evs.ev[i].path);
+		for (i = 0; i < in->nr_read; i++)
+			if (strcmp(in->read[i], in->evs.root))
+				outputs_dep(o, in->read[i]);
+	}
+	sb_free(&sb);
+	free(guard);
+	free(banner);
+	free(sel);
+	return err;
+}
+
+static int raw_headers(struct inputs *in, char **pats, int npats, const char *output,
+		       enum raw_mode mode, struct outputs *o)
+{
+	struct raw_tps r = {};
+	struct kmods km;
+	struct strbuf sb;
+	bool *sel;
+	char *banner;
+	int err, i, j;
+
+	err = inputs_load_btf(in, true);
+	if (err)
+		return err == -ENOENT && !in->btf_path ? -EACCES : err;
+	err = mode == RAW_MODE_VMLINUX ? rawtp_load(&r, in->btf) : rawtp_load_standalone(&r, in->btf);
+	if (err)
+		return err;
+	err = kmods_load(in, &km);	/* loaded modules' tracepoints too */
+	if (err) {
+		rawtp_free(&r);
+		return err;
+	}
+	kmods_add_rawtps(&km, &r);
+	sel = xcalloc(r.nr, sizeof(*sel));
+	for (i = 0; i < r.nr; i++)
+		sel[i] = !npats;
+	for (j = 0; j < npats; j++) {
+		const char *pat = pats[j], *sep = strpbrk(pat, "/:");
+		bool any = false;
+
+		/* raw tracepoints have no system: "sched/sched_switch" names sched_switch */
+		if (sep)
+			pat = sep + 1;
+		for (i = 0; i < r.nr; i++) {
+			if (glob_match(pat, r.tp[i].name)) {
+				sel[i] = true;
+				any = true;
+			}
+		}
+		if (!any) {
+			pr_err("no raw tracepoint matches '%s'", pats[j]);
+			err = -ENOENT;
+		}
+	}
+	if (!err) {
+		banner = make_banner(in, km.nr ? km.hash : in->btf_hash);
+		sb_init(&sb);
+		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
+		if (!err) {
+			outputs_add(o, output, &sb);
+			for (i = 0; i < in->nr_read; i++)
+				outputs_dep(o, in->read[i]);
+			kmods_deps(&km, o);
+		}
+		sb_free(&sb);
+		free(banner);
+	}
+	free(sel);
+	rawtp_free(&r);
+	kmods_free(&km);
+	return err;
+}
+
+int cmd_headers(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "depfile",	required_argument,	NULL, 'M' },
+		{ "check",	no_argument,		NULL, 'C' },
+		{ "raw",	no_argument,		NULL, 'r' },
+		{ "vmlinux-h",	no_argument,		NULL, 'V' },
+		{ "core",	no_argument,		NULL, 'c' },
+		{ "help",	no_argument,		NULL, 'h' },
+		INPUT_LONG_OPTIONS,
+		{ 0 }
+	};
+	struct inputs in = {};
+	struct outputs o = {};
+	const char *output = NULL;
+	bool raw = false, vmlinux_h = false, core = false;
+	int opt, err;
+
+	mem_batch_init();
+	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
+		err = inputs_option(&in, opt, optarg);
+		if (err < 0)
+			goto out;
+		if (err)
+			continue;
+		switch (opt) {
+		case 'o':
+			output = optarg;
+			break;
+		case 'M':
+			o.depfile = optarg;
+			break;
+		case 'C':
+			o.check = true;
+			break;
+		case 'r':
+			raw = true;
+			break;
+		case 'V':
+			vmlinux_h = true;
+			break;
+		case 'c':
+			core = true;
+			break;
+		case 'h':
+			usage(stdout);
+			inputs_free(&in);
+			return TPGEN_EXIT_OK;
+		default:
+			inputs_free(&in);
+			return bad_option("headers", opt, argv);
+		}
+	}
+	if (core && raw) {
+		pr_err("--core applies to context headers, not --raw (raw arguments are read from BTF as they are)");
+		inputs_free(&in);
+		return TPGEN_EXIT_USAGE;
+	}
+	if (vmlinux_h && !raw) {
+		pr_err("--vmlinux-h only applies to --raw headers");
+		inputs_free(&in);
+		return TPGEN_EXIT_USAGE;
+	}
+	if ((o.check || o.depfile) && (!output || !strcmp(output, "-"))) {
+		pr_err("%s needs an output file (-o FILE)", o.check ? "--check" : "--depfile");
+		inputs_free(&in);
+		return TPGEN_EXIT_USAGE;
+	}
+	if (raw)
+		err = raw_headers(&in, argv + optind, argc - optind, output,
+				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
+	else
+		err = ctx_headers(&in, argv + optind, argc - optind, output, core, &o);
+	if (!err)
+		err = outputs_commit(&o);
+out:
+	outputs_free(&o);
+	inputs_free(&in);
+	return err == 1 ? TPGEN_EXIT_INPUT : exit_code(err);
+}

@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The BPF side of a pair: records, keys and saved values (<tool>.h), maps,
+ * and the handlers (<tool>.bpf.c). Every probe is a function; the probes of
+ * one tracepoint are called, in the spec's order, by one program.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cstring.h"
+#include "emit/emit_prog.h"
+#include "model/sysargs.h"
+
+const char *pvalue_ctype(const struct pvalue *v)
+{
+	struct expr_type t = { ET_INT, v->kind == PV_PTR ? 8 : v->size, v->kind == PV_INT && v->is_signed, false };
+
+	return expr_ctype(&t);
+}
+
+/*
+ * How a probe's function leaves early: "return;", or once it holds values a
+ * join found and must delete, "goto out;" (out: deletes them).
+ */
+static const char *leave = "return;";
+
+/* The stack map of kstack and ustack (prog->stack_map). */
+static const char *stack_map;
+
+/* An integer value as a C expression. */
+void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
+{
+	if (v->kind == PV_PTR)
+		sb_puts(sb, "(__u64)");
+	switch (v->src) {
+	case PV_CTX:
+		if (pr->ev->core_sys) {
+			/* CO-RE: through syscall_trace_enter/exit, typed as declared */
+			sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
+			break;
+		}
+		if (v->narrow || (pr->ev->core_class && v->field->core_ptr))
+			sb_printf(sb, "(%s)", pvalue_ctype(v));	/* core_ptr: a void * in the CO-RE struct */
+		sb_printf(sb, "ctx->%s", v->field->cname);
+		break;
+	case PV_RAW:
+		if (v->is_bool)
+			sb_puts(sb, "(__u8)");
+		if (v->path && v->btf_direct) {
+			const char *p;
+
+			/* "mm, owner" -> p->mm->owner: a plain load in tp_btf, no helper call */
+			sb_printf(sb, "%s->", v->arg_local);
+			for (p = v->path; *p; p++) {
+				if (p[0] == ',' && p[1] == ' ') {
+					sb_puts(sb, "->");
+					p++;
+				} else {
+					sb_putc(sb, *p);
+				}
+			}
+		} else if (v->path) {
+			sb_printf(sb, "BPF_CORE_READ%s(%s, %s)", v->user_mem ? "_USER" : "", v->arg_local, v->path);
+		} else {
+			sb_printf(sb, "args->%s", v->arg);
+		}
+		break;
+	case PV_SYSARG:
+		sysargs_emit_value(sb, v);
+		break;
+	case PV_CPU:
+		sb_puts(sb, "bpf_get_smp_processor_id()");
+		break;
+	case PV_TID:
+		sb_puts(sb, "(__s32)bpf_get_current_pid_tgid()");
+		break;
+	case PV_PID:
+		sb_puts(sb, "(__s32)(bpf_get_current_pid_tgid() >> 32)");
+		break;
+	case PV_PPID:
+		sb_puts(sb, "BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), real_parent, tgid)");
+		break;
+	case PV_UID:
+		sb_puts(sb, "(__u32)bpf_get_current_uid_gid()");
+		break;
+	case PV_GID:
+		sb_puts(sb, "(__u32)(bpf_get_current_uid_gid() >> 32)");
+		break;
+	case PV_TIME:
+		sb_puts(sb, "bpf_ktime_get_ns()");
+		break;
+	case PV_CGROUP:
+		sb_puts(sb, "bpf_get_current_cgroup_id()");
+		break;
+	case PV_SAVED:
+		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
+		break;
+	case PV_LET:
+		sb_puts(sb, pr->lets[v->let].local);
+		break;
+	case PV_EXPR:
+		emit_expr(sb, pr, v->expr);
+		break;
+	case PV_KSTACK:
+		sb_printf(sb, "(__u64)(__u32)bpf_get_stackid(ctx, &%s, 0)", stack_map);
+		break;
+	case PV_USTACK:
+		/* the process beside its stack: the loader reads its ELF files */
+		sb_printf(sb, "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "
+			  "(__u32)bpf_get_stackid(ctx, &%s, BPF_F_USER_STACK))", stack_map);
+		break;
+	case PV_COMM:
+	case PV_USTR:
+	case PV_UARGV:
+		break;
+	}
+}
+
+/* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
+static void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
+{
+	if (pr->ev->core_sys)
+		sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
+	else
+		sb_printf(sb, "ctx->%s", v->field->cname);
+}
+
+/* Copy the string 'v' into the char array 'dst' (an lvalue), NUL-terminated. */
+void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v,
+			  const char *dst, const char *indent)
+{
+	switch (v->src) {
+	case PV_CTX:
+		if (v->field->kind == FIELD_ARRAY)
+			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,
+				  v->field->cname);
+		else
+			sb_printf(sb, "%s%s__read_%s(ctx, %s, sizeof(%s));\n", indent, pr->ev->struct_name,
+				  v->field->cname, dst, dst);
+		break;
+	case PV_UARGV:
+		sb_printf(sb, "%stpgen_read_argv(%s, (const char *const *)(unsigned long)ctx->%s);\n", indent, dst,
+			  v->field->cname);
+		break;
+	case PV_USTR:
+		/* a syscall's argument: the string is in the caller's memory */
+		sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), %s", indent, dst, dst,
+			  pr->ev->core_sys ? "" : "(const void *)(unsigned long)");
+		emit_ustr_addr(sb, pr, v);
+		sb_puts(sb, ");\n");
+		break;
+	case PV_RAW:
+		if (!v->str_ptr)
+			sb_printf(sb, "%sBPF_CORE_READ%s_STR_INTO(&%s, %s, %s);\n", indent, v->user_mem ? "_USER" : "",
+				  dst, v->arg_local, v->path);
+		else if (v->path)
+			sb_printf(sb, "%sbpf_probe_read_%s_str(%s, sizeof(%s), BPF_CORE_READ%s(%s, %s));\n", indent,
+				  v->user_mem ? "user" : "kernel", dst, dst, v->user_mem ? "_USER" : "", v->arg_local,
+				  v->path);
+		else
+			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
+				  v->arg);
+		break;
+	case PV_SYSARG:
+		sysargs_emit_read_str(sb, v, dst, indent);
+		break;
+	case PV_COMM:
+		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
+		break;
+	case PV_SAVED:
+		/* argv: every string, and the count and cut at its end */
+		sb_printf(sb, "%sbpf_probe_read_kernel%s(%s, sizeof(%s), %s->%s);\n", indent, v->argv ? "" : "_str",
+			  dst, dst, pr->joins[v->join].local, v->member);
+		break;
+	default:
+		break;
+	}
+}
+
+/* "obj.member = value;" for each item */
+static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items,
+			const char *obj, const char *indent)
+{
+	for (int i = 0; i < items->nr; i++) {
+		const struct pvalue *v = &pr->vals[items->v[i].val];
+		char *dst = xasprintf("%s%s", obj, items->v[i].cname);
+
+		if (v->kind == PV_STR) {
+			emit_read_str(sb, pr, v, dst, indent);
+		} else if (v->kind == PV_BYTES) {
+			/* __u8 saddr[4] of the record: the verifier refuses loads through a moved ctx pointer */
+			sb_printf(sb, "%sbpf_probe_read_kernel(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,
+				  v->field->cname);
+		} else {
+			sb_printf(sb, "%s%s = ", indent, dst);
+			emit_value(sb, pr, v);
+			sb_puts(sb, ";\n");
+		}
+		free(dst);
+	}
+}
+
+static const char *lat_div(const char *unit)
+{
+	if (!strcmp(unit, "nsecs"))
+		return "";
+	if (!strcmp(unit, "msecs"))
+		return " / 1000000";
+	return " / 1000";
+}
+
+/* A block's key: a local, or in per-CPU scratch where the stack has no room for it. */
+static void emit_key_decl(struct strbuf *sb, const struct pprobe *pr, const char *type)
+{
+	sb_printf(sb, pr->scratch_size ? "\t\tstruct %s *key;\n" : "\t\tstruct %s key;\n", type);
+}
+
+/* The key zeroed (and placed), its members set: "key." or "key->" */
+static void emit_key_init(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items)
+{
+	if (pr->scratch_size) {
+		sb_printf(sb, "\t\tkey = tpgen_scratch_get(%d, 0);\n\t\tif (!key)\n\t\t\t%s\n", pr->scratch_slot,
+			  leave);
+		sb_puts(sb, "\t\t__builtin_memset(key, 0, sizeof(*key));\n");
+		emit_stores(sb, pr, items, "key->", "\t\t");
+	} else {
+		sb_puts(sb, "\t\t__builtin_memset(&key, 0, sizeof(key));\n");
+		emit_stores(sb, pr, items, "key.", "\t\t");
+	}
+}
+
+/*
+ * A syscall's string saved at its entry may sit in a page the caller has not
+ * touched yet: bpf_probe_read_user_str() cannot fault it in and reads "".
+ * The save keeps the pointer and the caller; a join in the same process
+ * reads it again once the system call has brought the page in (as
+ * libbpf-tools' opensnoop reads the path at the exit).
+ */
+static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const struct psaved *set,
+			   const struct psave *sv, const char *obj)
+{
+	for (int m = 0; set->refetch && m < set->nr_members; m++) {
+		const char *c = set->members[m].cname;
+		const struct pvalue *v = NULL;
+
+		if (!set->members[m].user_str)
+			continue;
+		for (int i = 0; i < sv->values.nr; i++)
+			if (!strcmp(sv->values.v[i].cname, c))
+				v = &pr->vals[sv->values.v[i].val];
+		if (!v || !pvalue_user_str(v)) {
+			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n", obj, c);
+			continue;
+		}
+		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
+		if (v->src == PV_SYSARG) {
+			sysargs_emit_ptr(sb, v);
+		} else {
+			sb_puts(sb, pr->ev->core_sys ? "(__u64)(unsigned long)" : "(__u64)");
+			emit_ustr_addr(sb, pr, v);
+		}
+		sb_printf(sb, ";\n\t\t%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", obj, c);
+	}
+}
+
+/* After the joins: the user strings a save could not read, read again in the same process. */
+static void emit_refetch(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_joins; i++) {
+		const struct psaved *set = &p->sets[pr->joins[i].set];
+		const char *l = pr->joins[i].local;
+
+		for (int m = 0; set->refetch && m < set->nr_members; m++) {
+			const char *c = set->members[m].cname;
+
+			if (!set->members[m].user_str)
+				continue;
+			sb_printf(sb, "\tif (!%s->%s[0] && %s->tpgen_uptr_%s &&\n"
+				  "\t    %s->tpgen_tgid_%s == bpf_get_current_pid_tgid() >> 32)\n"
+				  "\t\tbpf_probe_read_user_str(%s->%s, sizeof(%s->%s),\n"
+				  "\t\t\t\t\t(const void *)(unsigned long)%s->tpgen_uptr_%s);\n",
+				  l, c, l, c, l, c, l, c, l, c, l, c);
+		}
+	}
+}
+
+static bool set_has_argv(const struct psaved *set)
+{
+	for (int i = 0; i < set->nr_members; i++)
+		if (set->members[i].argv)
+			return true;
+	return false;
+}
+
+static void emit_saves(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_saves; i++) {
+		const struct psave *sv = &pr->saves[i];
+		const struct psaved *set = &p->sets[sv->set];
+
+		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
+		if (set->per_cpu) {
+			/* this CPU's slot: written in place */
+			sb_printf(sb, "\t\tstruct %s *val = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n\n",
+				  set->val_struct, set->map);
+			sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+			/*
+			 * Strings are copied out of the slot up to their NUL, so what a
+			 * longer one left after it stays unseen; an argv is copied whole.
+			 */
+			if (set_has_argv(set))
+				sb_puts(sb, "\t\t__builtin_memset(val, 0, sizeof(*val));\n");
+			emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+			emit_user_ptrs(sb, pr, set, sv, "val->");
+			sb_puts(sb, "\t\tval->tpgen_saved = 1;\n\t}\n");
+			continue;
+		}
+		emit_key_decl(sb, pr, set->key_struct);
+		if (!pr->scratch_size && prog_save_on_stack(set)) {
+			/* a few numbers: built here, one map update */
+			sb_printf(sb, "\t\tstruct %s val = {};\n\n", set->val_struct);
+			emit_key_init(sb, pr, &sv->key);
+			emit_stores(sb, pr, &sv->values, "val.", "\t\t");
+			sb_printf(sb, "\t\tif (tpgen_save_value(&%s, &key, &val, &tpgen_lost))\n\t\t\t%s\n\t}\n",
+				  set->map, leave);
+			continue;
+		}
+		sb_printf(sb, "\t\tstruct %s *val;\n\n", set->val_struct);
+		emit_key_init(sb, pr, &sv->key);
+		sb_printf(sb, "\t\tval = tpgen_save(&%s, %s, &%s_zero, &tpgen_lost);\n", set->map,
+			  pr->scratch_size ? "key" : "&key", set->map);
+		sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
+		emit_user_ptrs(sb, pr, set, sv, "val->");
+		sb_puts(sb, "\t}\n");
+	}
+}
+
+static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_aggs; i++) {
+		const struct pagg *a = &pr->aggs[i];
+
+		sb_puts(sb, "\n\t/* ");
+		c_comment_text(sb, a->title);
+		sb_puts(sb, " */\n\t{\n");
+		if (a->key_struct)
+			emit_key_decl(sb, pr, a->key_struct);
+		else
+			sb_puts(sb, "\t\t__u32 key = 0;\n");
+		sb_printf(sb, "\t\tstruct %s *val;\n", a->val_struct);
+		if (a->hist >= 0) {
+			sb_printf(sb, "\t\t%s v = ", pvalue_ctype(&pr->vals[a->hist]));
+			emit_value(sb, pr, &pr->vals[a->hist]);
+			sb_puts(sb, ";\n");
+		}
+		sb_putc(sb, '\n');
+		if (a->key_struct)
+			emit_key_init(sb, pr, &a->keys);
+		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, %s, &%s_zero);\n", a->map,
+			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
+		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
+			  leave);
+		if (a->fns & AGG_COUNT)
+			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->count, 1);\n");
+		if (a->fns & AGG_SUM) {
+			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->sum, ");
+			emit_value(sb, pr, &pr->vals[a->sum]);
+			sb_puts(sb, ");\n");
+		}
+		if (a->fns & (AGG_MIN | AGG_MAX)) {
+			for (int k = 0; k < 2; k++) {
+				int idx = k ? a->max : a->min;
+
+				if (idx < 0)
+					continue;
+				sb_printf(sb, "\t\t{\n\t\t\t%s v = ", pvalue_ctype(&pr->vals[idx]));
+				emit_value(sb, pr, &pr->vals[idx]);
+				sb_printf(sb, ";\n\n\t\t\tif (v %s val->%s)\n\t\t\t\tval->%s = v;\n\t\t}\n",
+					  k ? ">" : "<", k ? "max" : "min", k ? "max" : "min");
+			}
+		}
+		if (a->fns & AGG_HIST)
+			sb_puts(sb, "\t\ttpgen_hist_add(val->slots, v);\n");
+		if (a->fns & AGG_LHIST)
+			sb_printf(sb, "\t\ttpgen_lhist_add(val->slots, %u, v, %lldLL, %lldLL);\n", a->nslots,
+				  a->sa->lmin, a->sa->lstep);
+		sb_puts(sb, "\t}\n");
+	}
+}
+
+static void emit_print(struct strbuf *sb, const struct pprobe *pr)
+{
+	if (!pr->print.nr)
+		return;
+	sb_printf(sb, "\n\t/* record */\n\t{\n\t\tstruct %s *e;\n\n", pr->rec_struct);
+	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
+	sb_printf(sb, "\t\tif (!e)\n\t\t\t%s\n", leave);
+	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
+	sb_puts(sb, "\t\te->hdr.cpu = bpf_get_smp_processor_id();\n");
+	sb_puts(sb, "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
+	emit_stores(sb, pr, &pr->print, "e->", "\t\t");
+	sb_puts(sb, "\t\ttpgen_ringbuf_submit(e, &events);\n\t}\n");
+}
+
+static const char *ctx_type(const struct pprobe *pr, char *buf, size_t n)
+{
+	if (pr->attach == ATTACH_TRACEPOINT)
+		snprintf(buf, n, "struct %s", pr->ev->struct_name);
+	else
+		snprintf(buf, n, "__u64");
+	return buf;
+}
+
+/* The locals of the raw arguments (or record fields) read through pointers (CO-RE starts from a local). */
+static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
+{
+	if (pr->attach != ATTACH_TRACEPOINT)
+		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
+	for (int i = 0; i < pr->nr_vals; i++) {
+		const struct pvalue *v = &pr->vals[i];
+		int j;
+
+		if (v->src != PV_RAW || !v->arg_local)
+			continue;
+		for (j = 0; j < i; j++)
+			if (pr->vals[j].arg_local && !strcmp(pr->vals[j].arg_local, v->arg_local))
+				break;
+		if (j < i)
+			continue;
+		if (v->field)	/* a pointer field of the record */
+			sb_printf(sb, "\t%s%s = (void *)ctx->%s;\n", v->arg_type, v->arg_local, v->arg);
+		else
+			sb_printf(sb, "\t%s%s = (void *)args->%s;\n", v->arg_type, v->arg_local, v->arg);
+	}
+}
+
+/* The entry joins, and every join deletes what it found: it ends measurements a save began. */
+static bool ends_saved(const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_joins; i++)
+		if (!pr->joins[i].del)
+			return false;
+	return pr->nr_joins > 0;
+}
+
+static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
+{
+	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
+	bool uses_raw = false, deletes = false;
+	size_t start = sb->len;
+	char ct[160];
+	int i;
+
+	leave = "return;";
+	for (i = 0; i < pr->nr_joins; i++)
+		deletes |= pr->joins[i].del;
+
+	for (i = 0; i < pr->nr_vals; i++)
+		uses_raw |= pr->vals[i].src == PV_RAW;
+	if (lat)
+		sb_printf(sb, "\n/* latency %s: %s, %s */\n", lat->name.s, pr->lat_to ? "end" : "start",
+			  pr->sp->event.s);
+	else
+		sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
+	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
+		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
+	if (uses_raw)
+		emit_raw_locals(sb, pr);
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct psaved *set = &p->sets[pr->joins[i].set];
+
+		if (set->per_cpu) {
+			sb_printf(sb, "\tstruct %s *%s = NULL;\n", set->val_struct, pr->joins[i].local);
+			continue;
+		}
+		sb_printf(sb, "\tstruct %s %s_key;\n", set->key_struct, pr->joins[i].local);
+		sb_printf(sb, "\tstruct %s *%s;\n", set->val_struct, pr->joins[i].local);
+	}
+	for (i = 0; i < pr->nr_lets; i++)
+		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(&pr->lets[i].type), pr->lets[i].local);
+	if (lat)
+		sb_puts(sb, pr->lat_to ? "\t__u64 key, *tsp, delta;\n" : "\t__u64 key, ts;\n");
+	emit_filter_decls(sb, pr);
+	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
+		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
+	sysargs_emit_test(sb, pr, leave);
+	/*
+	 * -p/-c: the current task, unless the entry ends what a save began (a
+	 * join that deletes): the save tested the task it was about, which
+	 * need not be the current one here (offcputime's switch-in).
+	 */
+	if (!lat && !ends_saved(pr))
+		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
+	emit_filter(sb, pr, FILTER_EVENT, leave);
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct pjoin *j = &pr->joins[i];
+		char *obj;
+
+		if (p->sets[j->set].per_cpu)
+			continue;
+		obj = xasprintf("%s_key.", j->local);
+		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
+		emit_stores(sb, pr, &j->key, obj, "\t");
+		free(obj);
+	}
+	for (i = 0; i < pr->nr_joins; i++) {
+		const struct pjoin *j = &pr->joins[i];
+
+		if (p->sets[j->set].per_cpu) {
+			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", j->local, p->sets[j->set].map);
+			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)\n\t\t%s\n", j->local, j->local, leave);
+		} else {
+			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map,
+				  j->local);
+			sb_printf(sb, "\tif (!%s)\n\t\t%s\n", j->local, leave);
+		}
+		if (j->del)
+			leave = "goto out;";
+	}
+	emit_refetch(sb, p, pr);
+	for (i = 0; i < pr->nr_lets; i++) {
+		sb_printf(sb, "\t%s = ", pr->lets[i].local);
+		emit_expr(sb, pr, pr->lets[i].expr);
+		sb_puts(sb, ";\n");
+	}
+	emit_filter(sb, pr, FILTER_JOINED, leave);
+	if (lat) {
+		sb_puts(sb, "\tkey = ");
+		emit_value(sb, pr, &pr->vals[pr->key]);
+		sb_puts(sb, ";\n");
+		if (!pr->lat_to) {
+			sb_puts(sb, "\tts = bpf_ktime_get_ns();\n");
+			sb_printf(sb, "\tbpf_map_update_elem(&%s_start, &key, &ts, BPF_ANY);\n", lat->name.s);
+		} else {
+			sb_printf(sb, "\ttsp = bpf_map_lookup_elem(&%s_start, &key);\n", lat->name.s);
+			sb_puts(sb, "\tif (!tsp)\n\t\treturn;\n");
+			sb_puts(sb, "\tdelta = bpf_ktime_get_ns() - *tsp;\n");
+			sb_printf(sb, "\tbpf_map_delete_elem(&%s_start, &key);\n", lat->name.s);
+			sb_printf(sb, "\ttpgen_hist_add(%s_hist, delta%s);\n", lat->name.s, lat_div(lat->unit.s));
+		}
+	}
+	emit_saves(sb, p, pr);
+	emit_aggs(sb, pr);
+	emit_print(sb, pr);
+	/* an entry that only ends what was saved has nothing to leave early */
+	if (deletes && strstr(sb->buf + start, "goto out;"))
+		sb_puts(sb, "out:\n");
+	for (i = 0; i < pr->nr_joins; i++)
+		if (pr->joins[i].del && p->sets[pr->joins[i].set].per_cpu)
+			sb_printf(sb, "\tif (%s)\n\t\t%s->tpgen_saved = 0;\n", pr->joins[i].local, pr->joins[i].local);
+		else if (pr->joins[i].del)
+			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,
+				  pr->joins[i].local);
+	sb_puts(sb, "}\n");
+}
+
+/* One program per tracepoint and attach type: its probes, in order. */
+static void emit_program(struct strbuf *sb, const struct prog *p, int first)
+{
+	const struct pprobe *pr = &p->probes[first];
+	char ct[160];
+
+	if (pr->attach == ATTACH_TRACEPOINT)
+		sb_printf(sb, "\nSEC(\"tp/%s/%s\")\n", pr->ev->sys, pr->ev->name);
+	else
+		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
+	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
+	for (int i = first; i < p->nr_probes; i++)
+		if (!strcmp(p->probes[i].handler, pr->handler))
+			sb_printf(sb, "\t%s(ctx);\n", p->probes[i].func);
+	sb_puts(sb, "\treturn 0;\n}\n");
+}
+
+void emit_handlers(struct strbuf *sb, const struct prog *p)
+{
+	int i;
+
+	stack_map = p->stack_map;
+	for (i = 0; i < p->nr_probes; i++)
+		emit_probe(sb, p, &p->probes[i]);
+	for (i = 0; i < p->nr_probes; i++)
+		if (p->probes[i].first_of_program)
+			emit_program(sb, p, i);
+}

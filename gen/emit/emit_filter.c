@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * A probe's expressions and its filter: numbers tested first, then the
+ * strings read (into buffers on the stack or in per-CPU scratch) and tested,
+ * so a rejected event reads no string. 'leave' is how the probe's function
+ * leaves early ("return;", or "goto out;" once a join must be deleted).
+ */
+#include <stdlib.h>
+
+#include "lib/cstring.h"
+#include "emit/emit_prog.h"
+
+static void eop_value(void *ctx, struct strbuf *sb, int ref)
+{
+	const struct pprobe *pr = ctx;
+
+	emit_value(sb, pr, &pr->vals[ref]);
+}
+
+static void eop_string(void *ctx, struct strbuf *sb, int ref)
+{
+	const struct pprobe *pr = ctx;
+	const struct pvalue *v = &pr->vals[ref];
+
+	if (v->src == PV_SAVED)
+		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
+	else
+		sb_printf(sb, pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
+}
+
+void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
+{
+	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
+					   .lit_prefix = pr->lit_prefix };
+
+	expr_emit(sb, e, &ops, (void *)pr);
+}
+
+static bool has_strings(const struct expr *e)
+{
+	return e && (e->op == EX_STR || has_strings(e->a) || has_strings(e->b) || has_strings(e->c));
+}
+
+/* The conjuncts of a filter: a && b && c */
+static void conjuncts(const struct expr *e, const struct expr ***out, int *nr)
+{
+	if (e->op == EX_LAND && !e->is_const) {
+		conjuncts(e->a, out, nr);
+		conjuncts(e->b, out, nr);
+		return;
+	}
+	*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+	(*out)[(*nr)++] = e;
+}
+
+/* An early return unless the conjuncts picked (those with or without strings) hold. */
+static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct expr **v, const bool *pick, int n,
+		      bool strings, const char *leave)
+{
+	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
+					   .lit_prefix = pr->lit_prefix };
+	int i, m = 0, last = -1;
+
+	for (i = 0; i < n; i++)
+		if (pick[i] && has_strings(v[i]) == strings) {
+			m++;
+			last = i;
+		}
+	if (!m)
+		return;
+	if (m == 1) {
+		sb_puts(sb, "\tif (");
+		expr_emit_not(sb, v[last], &ops, (void *)pr);
+		sb_printf(sb, ")\n\t\t%s\n", leave);
+		return;
+	}
+	for (i = 0, m = 0; i < n; i++) {
+		if (!pick[i] || has_strings(v[i]) != strings)
+			continue;
+		sb_puts(sb, m++ ? " &&\n\t      " : "\tif (!(");
+		if (v[i]->op == EX_LOR) {
+			sb_putc(sb, '(');
+			emit_expr(sb, pr, v[i]);
+			sb_putc(sb, ')');
+		} else {
+			emit_expr(sb, pr, v[i]);
+		}
+	}
+	sb_printf(sb, "))\n\t\t%s\n", leave);
+}
+
+/* Does the conjunct test what the joins found (a saved value, or a let, computed after them)? */
+static bool uses_joins(const struct pprobe *pr, const struct expr *e)
+{
+	int *refs = NULL, nr = 0;
+	bool late = false;
+
+	expr_refs(e, &refs, &nr);
+	for (int i = 0; i < nr; i++)
+		late |= pr->vals[refs[i]].src == PV_SAVED || pr->vals[refs[i]].src == PV_LET;
+	free(refs);
+	return late;
+}
+
+/* String buffers a filter reads into. */
+void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr)
+{
+	int *refs = NULL, nr = 0;
+
+	if (!pr->filter)
+		return;
+	expr_refs(pr->filter, &refs, &nr);
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+
+		if (v->kind != PV_STR || v->src == PV_SAVED)
+			continue;
+		if (pr->scratch_size)
+			sb_printf(sb, "\tchar (*buf_%s)[%u];\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
+		else
+			sb_printf(sb, "\tchar buf_%s[%u] = {};\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
+	}
+	free(refs);
+}
+
+/* With the strings in per-CPU scratch: each buffer's place there, one after another. */
+static void emit_filter_scratch(struct strbuf *sb, const struct pprobe *pr, const int *refs, int nr,
+				const char *leave)
+{
+	unsigned int off = 0;
+
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+		unsigned int size = v->size ? v->size : FILTER_STR_MAX;
+
+		if (v->kind != PV_STR || v->src == PV_SAVED)
+			continue;
+		sb_printf(sb, "\tbuf_%s = tpgen_scratch_get(%d, %u);\n", v->cname, pr->scratch_slot, off);
+		sb_printf(sb, "\tif (!buf_%s)\n\t\t%s\n", v->cname, leave);
+		off += (size + 7) / 8 * 8;
+	}
+}
+
+/*
+ * The conjuncts of the filter about the event alone (FILTER_EVENT), tested
+ * before the joins: when one is false the entry does not apply, and what
+ * was saved stays. Then those about what the joins found (FILTER_JOINED),
+ * after the joins and lets: when one is false the entry reports nothing,
+ * and its joins still delete what they found (a measurement ended). In
+ * each, numbers first, then the strings are read and tested: a rejected
+ * event reads no string.
+ */
+void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave)
+{
+	const struct expr **conj = NULL;
+	int *refs = NULL, nr = 0, n = 0, *early = NULL, nr_early = 0;
+	bool *pick, any = false, any_early = false, strings = false, strings_early = false;
+
+	if (!pr->filter)
+		return;
+	conjuncts(pr->filter, &conj, &n);
+	pick = xcalloc(n + 1, sizeof(*pick));
+	for (int i = 0; i < n; i++) {
+		bool late = uses_joins(pr, conj[i]);
+
+		pick[i] = late == (phase == FILTER_JOINED);
+		any |= pick[i];
+		any_early |= !late;
+		strings |= pick[i] && has_strings(conj[i]);
+		strings_early |= !late && has_strings(conj[i]);
+		if (!late)
+			expr_refs(conj[i], &early, &nr_early);
+		else if (pick[i])
+			expr_refs(conj[i], &refs, &nr);
+	}
+	if (phase == FILTER_EVENT) {
+		refs = early;
+		nr = nr_early;
+		early = NULL;
+		nr_early = 0;
+	}
+	if (!any)
+		goto out;
+	if (phase == FILTER_EVENT || !any_early) {
+		sb_puts(sb, "\t/* ");
+		c_comment_text(sb, pr->sp->filter.s);
+		sb_puts(sb, " */\n");
+	}
+	emit_test(sb, pr, conj, pick, n, false, leave);
+	if (!strings)
+		goto out;
+	if (pr->scratch_size && (phase == FILTER_EVENT || !strings_early)) {
+		int *all = NULL, nr_all = 0;
+
+		expr_refs(pr->filter, &all, &nr_all);
+		emit_filter_scratch(sb, pr, all, nr_all, leave);
+		free(all);
+	}
+	for (int i = 0; i < nr; i++) {
+		const struct pvalue *v = &pr->vals[refs[i]];
+		bool read = false;
+
+		for (int j = 0; j < nr_early; j++)
+			read |= early[j] == refs[i];
+		if (v->kind == PV_STR && v->src != PV_SAVED && !read) {
+			char *dst = xasprintf(pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
+
+			emit_read_str(sb, pr, v, dst, "\t");
+			free(dst);
+		}
+	}
+	emit_test(sb, pr, conj, pick, n, true, leave);
+out:
+	free(early);
+	free(refs);
+	free(pick);
+	free(conj);
+}

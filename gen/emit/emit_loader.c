@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The loader's part of the pair: column headers and per-event print cases,
+ * JSON lines, the summary of counts and histograms, the table of probes the
+ * loader checks before loading, and its --help text.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cstring.h"
+#include "model/decode.h"
+#include "emit/emit_prog.h"
+
+static const char *printf_conv(const struct pvalue *v)
+{
+	if (v->kind == PV_STR)
+		return "s";
+	if (v->kind == PV_PTR)
+		return "llx";
+	if (v->size == 8)
+		return v->is_signed ? "lld" : "llu";
+	return v->is_signed ? "d" : "u";
+}
+
+static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *obj, const char *cname)
+{
+	if (v->argv)	/* the strings, quoted as a shell reads them */
+		sb_printf(sb, ", tpgen_argv_str(%s%s, sizeof(%s%s))", obj, cname, obj, cname);
+	else if (v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8))
+		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, cname);
+	else
+		sb_printf(sb, ", %s%s", obj, cname);
+}
+
+static int col_width(const struct pvalue *v, const char *cname)
+{
+	int w = v->kind == PV_STR ? 16 : v->kind == PV_PTR ? 18 : 7;
+
+	return (int)strlen(cname) > w ? (int)strlen(cname) : w;
+}
+
+static void upper_into(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		sb_putc(sb, (*s >= 'a' && *s <= 'z') ? *s - 'a' + 'A' : *s);
+}
+
+/*
+ * Column headings: a printf format of fixed-width columns (the last one free)
+ * after 'sep', and the upper-cased names as its arguments.
+ */
+static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct pvalue *vals,
+			 const struct pitems *items, const char *sep)
+{
+	int j, n = items->nr;
+
+	while (n > 0 && vals[items->v[n - 1].val].stack)
+		n--;	/* stacks go under the line */
+	for (j = 0; j < n; j++) {
+		const struct pvalue *v = &vals[items->v[j].val];
+		const struct decode *dc = items->v[j].dec;
+
+		if (v->stack)
+			continue;
+		if (j == n - 1)
+			sb_printf(fmt, "%s%%s", sep);
+		else if (dc && dc->kind != DECODE_NTOHS)
+			sb_printf(fmt, "%s%%-%ds", sep, show_width(dc, items->v[j].cname));
+		else
+			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "",
+				  col_width(v, items->v[j].cname));
+		sb_puts(args, ", \"");
+		upper_into(args, items->v[j].cname);
+		sb_puts(args, "\"");
+	}
+}
+
+/* JSON object members: ,"name":value ... */
+static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const struct pitems *items,
+			      const char *obj, const char *indent)
+{
+	for (int i = 0; i < items->nr; i++) {
+		const struct pvalue *v = &vals[items->v[i].val];
+		const char *cname = items->v[i].cname;
+
+		if (items->v[i].dec) {
+			emit_show_json(sb, &items->v[i], v, obj, indent);
+		} else if (v->stack) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
+				  v->stack == STACK_USER ? "true" : "false");
+		} else if (v->kind == PV_STR) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			if (v->argv)
+				sb_printf(sb, "%sprint_json_str(tpgen_argv_str(%s%s, sizeof(%s%s)));\n", indent, obj,
+					  cname, obj, cname);
+			else
+				sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
+		} else if (v->kind == PV_PTR) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
+			printf_arg(sb, v, obj, cname);
+			sb_puts(sb, ");\n");
+		} else {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, cname, printf_conv(v));
+			printf_arg(sb, v, obj, cname);
+			sb_puts(sb, ");\n");
+		}
+	}
+}
+
+void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p)
+{
+	const struct pprobe *only = NULL;
+	int nprint = 0, evw = 5, i, j, n;
+
+	for (i = 0; i < p->nr_probes; i++) {
+		if (!p->probes[i].print.nr)
+			continue;
+		only = &p->probes[i];
+		nprint++;
+		if ((int)strlen(only->sp->event.s) > evw)
+			evw = strlen(only->sp->event.s);
+	}
+	if (nprint == 1) {
+		struct strbuf fmt, args;
+
+		sb_init(&fmt);
+		sb_init(&args);
+		sb_puts(&fmt, "%-8s");
+		sb_puts(&args, ", \"TIME\"");
+		emit_columns(&fmt, &args, only->vals, &only->print, " ");
+		sb_printf(hdr, "printf(\"%s\\n\"%s);", fmt.buf, args.buf);
+		sb_free(&fmt);
+		sb_free(&args);
+	} else {
+		sb_printf(hdr, "printf(\"%%-8s %%-%ds %%s\\n\", \"TIME\", \"EVENT\", \"DETAILS\");", evw);
+	}
+
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (!pr->print.nr)
+			continue;
+		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n", pr->type_enum, pr->rec_struct);
+		emit_show_locals(cases, pr, &pr->print, "e->");
+		sb_putc(cases, '\n');
+		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
+		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->sp->event.s);
+		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
+		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time(e->hdr.ts_ns);\n");
+		/* text: columns when one event prints, name=value after the event's name otherwise */
+		sb_puts(cases, "\tprintf(\"");
+		if (nprint > 1)
+			sb_printf(cases, " %%-%ds", evw);
+		for (n = pr->print.nr; n > 0 && pr->vals[pr->print.v[n - 1].val].stack; n--)
+			;	/* stacks go under the line */
+		for (j = 0; j < n; j++) {
+			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
+			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
+			const struct decode *dc = pr->print.v[j].dec;
+			bool last = j == n - 1;
+
+			if (v->stack)
+				continue;
+			if (dc && nprint > 1)
+				sb_printf(cases, " %s=%%s", cname);
+			else if (dc && last)
+				sb_puts(cases, " %s");
+			else if (dc)
+				sb_printf(cases, dc->kind == DECODE_NTOHS ? " %%%ds" : " %%-%ds",
+					  dc->kind == DECODE_NTOHS ? col_width(v, cname) : show_width(dc, cname));
+			else if (nprint > 1)
+				sb_printf(cases, " %s=%s%%%s", cname, v->kind == PV_PTR ? "0x" : "", conv);
+			else if (last)
+				sb_printf(cases, " %s%%%s", v->kind == PV_PTR ? "0x" : "", conv);
+			else
+				sb_printf(cases, " %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
+					  v->kind == PV_STR ? "-" : "",
+					  col_width(v, cname) - (v->kind == PV_PTR ? 2 : 0), conv);
+		}
+		sb_puts(cases, "\\n\"");
+		if (nprint > 1)
+			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
+		for (j = 0; j < pr->print.nr; j++) {
+			if (pr->vals[pr->print.v[j].val].stack)
+				continue;
+			if (pr->print.v[j].dec)
+				sb_printf(cases, ", n_%s", pr->print.v[j].cname);
+			else
+				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
+		}
+		sb_puts(cases, ");\n");
+		for (j = 0; j < pr->print.nr; j++) {
+			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
+
+			if (v->stack)	/* its frames, indented under the line */
+				sb_printf(cases, "\tprint_stack(e->%s, %s, \"        \", false);\n", pr->print.v[j].cname,
+					  v->stack == STACK_USER ? "true" : "false");
+		}
+		sb_puts(cases, "\tbreak;\n}\n");
+	}
+}
+
+static const char *col_kind(const struct pvalue *v)
+{
+	if (v->stack)
+		return v->stack == STACK_KERNEL ? "COL_KSTACK" : "COL_USTACK";
+	return v->kind == PV_STR ? "COL_STR" : v->kind == PV_PTR ? "COL_PTR" : v->kind == PV_BYTES ? "COL_BYTES" :
+	       v->is_signed ? "COL_S" : "COL_U";
+}
+
+/* The loader's description of each aggregation: print_agg() reads it. */
+void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p)
+{
+	int n = 0;
+
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		for (int k = 0; k < pr->nr_aggs; k++, n++) {
+			const struct pagg *a = &pr->aggs[k];
+			char *key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
+			unsigned int sort = a->sa->sort.s ? 0 : a->fns & (AGG_COUNT | AGG_SUM | AGG_MIN | AGG_MAX);
+
+			if (a->sa->sort.s && strcmp(a->sa->sort.s, "key")) {
+				static const char *const fns[] = { "count", "sum", "min", "max", "avg" };
+
+				for (unsigned int f = 0; f < 5; f++)
+					if (!strcmp(a->sa->sort.s, fns[f]))
+						sort = f == 4 ? AGG_AVG : 1u << f;
+			}
+			sort &= -sort;	/* the first function: count, then sum, min, max */
+			sb_puts(sb, "\t{\n\t\t.title = ");
+			c_string(sb, a->title);
+			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->sa->legacy ?
+				  (a->fns & AGG_HIST ? "hist" : "counts") : a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg");
+			c_string(sb, a->sa->legacy && !(a->fns & AGG_HIST) ? pr->sp->event.s : a->title);
+			sb_puts(sb, ",\n\t\t.unit = ");
+			c_string(sb, a->unit);
+			sb_printf(sb, ",\n\t\t.key_size = sizeof(%s),\n\t\t.val_size = sizeof(struct %s),\n", key,
+				  a->val_struct);
+			if (a->keys.nr) {
+				sb_puts(sb, "\t\t.keys = (const struct col[]){\n");
+				for (int j = 0; j < a->keys.nr; j++) {
+					const struct pvalue *v = &pr->vals[a->keys.v[j].val];
+
+					sb_puts(sb, "\t\t\t{ \"");
+					upper_into(sb, a->keys.v[j].cname);
+					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s",
+						  a->keys.v[j].cname, key, a->keys.v[j].cname, key, a->keys.v[j].cname,
+						  col_kind(v));
+					if (a->keys.v[j].dec)
+						sb_printf(sb, ", &%s, %d", a->keys.v[j].dec->ident,
+							  a->keys.v[j].dec->kind == DECODE_NTOHS ? 0 :
+							  show_width(a->keys.v[j].dec, a->keys.v[j].cname));
+					else if (p->any_names)
+						sb_puts(sb, ", NULL, 0");
+					sb_puts(sb, " },\n");
+				}
+				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
+			}
+			sb_printf(sb, "\t\t.fns = 0x%x,\n", a->fns);
+#define OFF(fn, m)											\
+			if (a->fns & (fn))								\
+				sb_printf(sb, "\t\t.off_" #m " = offsetof(struct %s, " #m "),\n", a->val_struct);
+			OFF(AGG_COUNT, count)
+			OFF(AGG_SUM, sum)
+			OFF(AGG_HIST | AGG_LHIST, slots)
+#undef OFF
+			if (a->min >= 0)
+				sb_printf(sb, "\t\t.off_min = offsetof(struct %s, min),\n", a->val_struct);
+			if (a->max >= 0)
+				sb_printf(sb, "\t\t.off_max = offsetof(struct %s, max),\n", a->val_struct);
+			sb_printf(sb, "\t\t.is_signed = %d,\n", (a->sum >= 0 && pr->vals[a->sum].is_signed) |
+				  (a->min >= 0 && pr->vals[a->min].is_signed) << 1 |
+				  (a->max >= 0 && pr->vals[a->max].is_signed) << 2);
+			if (a->fns & (AGG_HIST | AGG_LHIST))
+				sb_printf(sb, "\t\t.nslots = %u,\n", a->nslots);
+			if (a->fns & AGG_LHIST)
+				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->sa->lmin, a->sa->lstep);
+			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", sort, a->sa->top);
+			sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
+			free(key);
+		}
+	}
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	if (setup->len && setup->buf[setup->len - 1] == '\n')
+		setup->buf[--setup->len] = '\0';
+}
+
+void emit_summary(struct strbuf *sb, const struct prog *p)
+{
+	bool first = true;
+	int i;
+
+	if (p->any_agg)
+		sb_puts(sb, "for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)\n\tprint_agg(&aggs[i], reset);\n");
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+		const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
+
+		if (!lat || !pr->lat_to)
+			continue;
+		if (!first || p->any_agg)
+			sb_putc(sb, '\n');
+		first = false;
+		sb_printf(sb, "print_log2_hist(\"%s: %s -> %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
+			  "\"%s\");\n", lat->name.s, lat->from.event.s, lat->to.event.s, lat->name.s,
+			  lat->unit.s);
+		sb_printf(sb, "if (reset)\n\tmemset(skel->bss->%s_hist, 0, sizeof(skel->bss->%s_hist));\n",
+			  lat->name.s, lat->name.s);
+	}
+	if (p->any_print) {
+		if (!first || p->any_agg)
+			sb_putc(sb, '\n');
+		first = false;
+		sb_puts(sb, "if (!reset && skel->bss->ringbuf_drops)\n"
+			"\tfprintf(stderr, \"%llu records lost: the ring buffer was full\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n");
+	}
+	if (p->any_agg || p->nr_sets) {
+		if (!first || p->any_agg)
+			sb_putc(sb, '\n');
+		sb_puts(sb, "if (!reset && skel->bss->tpgen_lost)\n"
+			"\tfprintf(stderr, \"%llu updates lost: a map was full (%d keys)\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n");
+	}
+}
+
+/*
+ * Every record field the program reads at a fixed offset, where this build
+ * reads it: the loader checks them. CO-RE reads (events with a class struct
+ * or syscall_trace_enter/exit) are libbpf's to relocate: they may differ.
+ */
+void emit_layout(struct strbuf *sb, const struct prog *p)
+{
+	for (int i = 0; i < p->evs->nr; i++) {
+		const struct tp_event *ev = &p->evs->ev[i];
+
+		if (!p->ctx_sel[i] || ev->core_class || ev->core_sys)
+			continue;
+		for (int f = 0; f < ev->nr_fields; f++) {
+			const struct tp_field *fd = &ev->fields[f];
+			bool used = false;
+
+			for (int k = 0; k < p->nr_probes && !used; k++) {
+				const struct pprobe *pr = &p->probes[k];
+
+				if (pr->attach != ATTACH_TRACEPOINT || pr->ev != ev)
+					continue;
+				for (int v = 0; v < pr->nr_vals && !used; v++)
+					used = (pr->vals[v].src == PV_CTX || pr->vals[v].src == PV_USTR ||
+						pr->vals[v].src == PV_RAW || pr->vals[v].src == PV_UARGV) &&
+					       pr->vals[v].field == fd;
+			}
+			if (used)
+				sb_printf(sb, "%s{ \"%s/%s\", \"%s\", %u, %u, %s },", sb->len ? "\n" : "", ev->sys,
+					  ev->name, fd->name, fd->offset, fd->size, fd->is_signed ? "true" : "false");
+		}
+	}
+}
+
+void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i], *q;
+		bool dup = false;
+
+		for (j = 0; j < i && !dup; j++) {
+			q = &p->probes[j];
+			dup = !strcmp(q->sp->event.s, pr->sp->event.s) &&
+			      (q->attach == ATTACH_TRACEPOINT) == (pr->attach == ATTACH_TRACEPOINT);
+		}
+		if (dup)
+			continue;
+		if (pr->attach == ATTACH_TRACEPOINT)
+			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL, NULL },\n", pr->sp->event.s, pr->ev->sys,
+				  pr->ev->name);
+		else if (pr->raw->module)
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", \"%s\" },\n", pr->sp->event.s, pr->raw->name,
+				  pr->raw->module);
+		else
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", NULL },\n", pr->sp->event.s, pr->raw->name);
+		for (j = 0; j < i; j++)
+			if (!strcmp(p->probes[j].sp->event.s, pr->sp->event.s))
+				break;
+		if (j == i)
+			sb_printf(what, "%s%s", what->len ? ", " : "", pr->sp->event.s);
+	}
+}
+
+void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
+{
+	struct strbuf d;
+	const char *s, *e;
+
+	sb_init(&d);
+	sb_printf(&d, "%s: %s\n\n", tool, p->spec->description.s ? p->spec->description.s : "tracing");
+	sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
+		  tool);
+	sb_puts(&d, "EXAMPLES:\n");
+	sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
+	sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
+	sb_printf(&d, "    %s -T 1 5      # every second, with the time, 5 times\n", tool);
+	sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
+	sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
+	for (s = d.buf; *s; s = e + 1) {
+		char *line;
+
+		e = strchr(s, '\n');
+		line = xasprintf("%.*s\n", (int)(e - s), s);
+		sb_putc(sb, '\t');
+		c_string(sb, line);
+		if (e[1])
+			sb_putc(sb, '\n');
+		free(line);
+	}
+	sb_free(&d);
+}
+
+/* ---- files ---------------------------------------------------------------- */

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The BPF side's declarations: records, keys and saved values (<tool>.h),
+ * the maps of aggregations, saves and latencies, and filter strings.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cstring.h"
+#include "emit/emit_prog.h"
+
+/* A member of a record, key or saved values: "__s32 pid;", "char comm[16];" */
+void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max)
+{
+	if (v->kind == PV_STR)
+		sb_printf(sb, "\tchar %s[%u];\n", cname, v->size ? v->size : str_max);
+	else if (v->kind == PV_BYTES)
+		sb_printf(sb, "\t__u8 %s[%u];\n", cname, v->size);
+	else
+		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(v), cname);
+}
+
+static void emit_hash(struct strbuf *sb, const char *key, const char *val, const char *name)
+{
+	sb_printf(sb, "struct {\n"
+		  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+		  "\t__uint(max_entries, TPGEN_MAP_ENTRIES);\n"
+		  "\t__type(key, %s);\n"
+		  "\t__type(value, %s);\n"
+		  "} %s SEC(\".maps\");\n", key, val, name);
+}
+
+/* tpgen_save() starts from zeroed values; saves of a few numbers build theirs on the stack. */
+static bool save_needs_zero(const struct prog *p, int set)
+{
+	if (p->sets[set].per_cpu)
+		return false;
+	if (!prog_save_on_stack(&p->sets[set]))
+		return true;
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int j = 0; j < p->probes[i].nr_saves; j++)
+			if (p->probes[i].saves[j].set == set && p->probes[i].scratch_size)
+				return true;
+	return false;
+}
+
+void emit_maps(struct strbuf *sb, const struct prog *p)
+{
+	char key[160], val[160];
+	int i;
+
+	if (p->nr_scratch)
+		sb_printf(sb, "\n/* strings and keys too big for the 512-byte BPF stack: per CPU, a slot per program */\n"
+			  "struct {\n"
+			  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
+			  "\t__uint(max_entries, %d);\n"
+			  "\t__uint(key_size, sizeof(__u32));\n"
+			  "\t__uint(value_size, %u);\n"
+			  "} tpgen_scratch SEC(\".maps\");\n", p->nr_scratch, p->scratch_size);
+	if (p->any_stack)
+		sb_printf(sb, "\n/* kstack and ustack: the stacks bpf_get_stackid() keeps, by id */\n"
+			  "struct {\n"
+			  "\t__uint(type, BPF_MAP_TYPE_STACK_TRACE);\n"
+			  "\t__uint(key_size, sizeof(__u32));\n"
+			  "\t__uint(value_size, TPGEN_STACK_DEPTH * sizeof(__u64));\n"
+			  "\t__uint(max_entries, TPGEN_STACK_ENTRIES);\n"
+			  "} %s SEC(\".maps\");\n", p->stack_map);
+	for (i = 0; i < p->nr_sets; i++) {
+		const struct psaved *set = &p->sets[i];
+
+		sb_printf(sb, "\n/* values saved as '%s', found by join */\n", set->name);
+		snprintf(key, sizeof(key), "struct %s", set->key_struct);
+		if (set->per_cpu) {
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
+				  "\t__uint(max_entries, 1);\n"
+				  "\t__type(key, __u32);\n"
+				  "\t__type(value, struct %s);\n"
+				  "} %s SEC(\".maps\");\n", set->val_struct, set->map);
+			continue;
+		}
+		snprintf(val, sizeof(val), "struct %s", set->val_struct);
+		emit_hash(sb, key, val, set->map);
+		if (save_needs_zero(p, i))
+			sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
+	}
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (pr->lits.nr) {
+			sb_printf(sb, "\n/* %s: strings of the filter */\n", pr->sp->event.s);
+			expr_emit_literals(sb, &pr->lits, pr->lit_prefix);
+		}
+		for (int j = 0; j < pr->nr_aggs; j++) {
+			const struct pagg *a = &pr->aggs[j];
+
+			sb_puts(sb, "\n/* ");
+			c_comment_text(sb, a->title);
+			sb_puts(sb, " */\n");
+			snprintf(key, sizeof(key), a->key_struct ? "struct %s" : "__u32", a->key_struct);
+			snprintf(val, sizeof(val), "struct %s", a->val_struct);
+			emit_hash(sb, key, val, a->map);
+			sb_printf(sb, "static const struct %s %s_zero", a->val_struct, a->map);
+			/* min starts at the largest value, max at the smallest */
+			if (a->min >= 0 || a->max >= 0)
+				sb_printf(sb, " = { %s%s%s }", a->min < 0 ? "" :
+					  pr->vals[a->min].is_signed ? ".min = 0x7fffffffffffffffLL" : ".min = ~0ULL",
+					  a->min >= 0 && a->max >= 0 ? ", " : "", a->max < 0 ? "" :
+					  pr->vals[a->max].is_signed ? ".max = -0x7fffffffffffffffLL - 1" : ".max = 0");
+			sb_puts(sb, ";\n");
+		}
+		if (pr->lat >= 0 && !pr->lat_to) {
+			const struct spec_latency *lat = &p->spec->lats[pr->lat];
+
+			sb_printf(sb, "\n/* latency %s: %s (%s) -> %s (%s), log2 histogram in %s */\n",
+				  lat->name.s, lat->from.event.s, lat->from.key.s, lat->to.event.s,
+				  lat->to.key.s, lat->unit.s);
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+				  "\t__uint(max_entries, %d);\n"
+				  "\t__type(key, __u64);\n"
+				  "\t__type(value, __u64);\n"
+				  "} %s_start SEC(\".maps\");\n\n"
+				  "__u64 %s_hist[TPGEN_MAX_SLOTS] = {};\n", MAP_ENTRIES, lat->name.s, lat->name.s);
+		}
+	}
+}
+
+static void emit_struct(struct strbuf *sb, const struct pprobe *pr, const char *comment, const char *name,
+			const struct pitems *items, unsigned int str_max)
+{
+	sb_puts(sb, "\n/* ");
+	c_comment_text(sb, comment);
+	sb_printf(sb, " */\nstruct %s {\n", name);
+	for (int j = 0; j < items->nr; j++)
+		emit_member(sb, &pr->vals[items->v[j].val], items->v[j].cname, str_max);
+	sb_puts(sb, "};\n");
+}
+
+/* The value of an aggregation's map: what each function keeps. */
+static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	sb_puts(sb, "\n/* ");
+	c_comment_text(sb, a->title);
+	sb_printf(sb, ": per key */\nstruct %s {\n", a->val_struct);
+	if (a->fns & (AGG_HIST | AGG_LHIST))
+		sb_printf(sb, "\t__u64 slots[%u];\n", a->nslots);
+	if (a->fns & AGG_COUNT)
+		sb_puts(sb, "\t__u64 count;\n");
+	if (a->fns & AGG_SUM)
+		sb_printf(sb, "\t%s sum;\n", pr->vals[a->sum].is_signed ? "__s64" : "__u64");
+	if (a->min >= 0)
+		sb_printf(sb, "\t%s min;\n", pr->vals[a->min].is_signed ? "__s64" : "__u64");
+	if (a->max >= 0)
+		sb_printf(sb, "\t%s max;\n", pr->vals[a->max].is_signed ? "__s64" : "__u64");
+	sb_puts(sb, "};\n");
+}
+
+void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
+{
+	int i, j, nt = 0;
+	char *c;
+
+	for (i = 0; i < p->nr_sets; i++) {
+		const struct psaved *set = &p->sets[i];
+
+		if (set->per_cpu) {
+			/* keyed by the CPU: the slot of a per-CPU array, no key of its own */
+			sb_printf(sb, "\n/* '%s': the values a save keeps on this CPU */\nstruct %s {\n", set->name,
+				  set->val_struct);
+		} else {
+			sb_printf(sb, "\n/* '%s': the key and the values a save keeps */\nstruct %s {\n",
+				  set->name, set->key_struct);
+			for (j = 0; j < set->nr_keys; j++)
+				emit_member(sb, &set->keys[j], set->keys[j].cname, KEY_STR_MAX);
+			sb_printf(sb, "};\n\nstruct %s {\n", set->val_struct);
+		}
+		for (j = 0; j < set->nr_members; j++)
+			emit_member(sb, &set->members[j], set->members[j].cname, RECORD_STR_MAX);
+		for (j = 0; set->refetch && j < set->nr_members; j++)
+			if (set->members[j].user_str)
+				sb_printf(sb, "\t__u64 tpgen_uptr_%s;\t/* where it is in the caller's memory, and the caller: */\n"
+					  "\t__u32 tpgen_tgid_%s;\t/* the join reads it again if the page was absent */\n",
+					  set->members[j].cname, set->members[j].cname);
+		if (set->per_cpu)
+			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this CPU's slot holds values */\n");
+		sb_puts(sb, "};\n");
+	}
+	for (i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (pr->print.nr) {
+			sb_printf(types, "%s = %d,\t/* %s */\n", pr->type_enum, nt + 1, pr->sp->event.s);
+			nt++;
+			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", pr->sp->event.s,
+				  pr->rec_struct);
+			for (j = 0; j < pr->print.nr; j++)
+				emit_member(sb, &pr->vals[pr->print.v[j].val], pr->print.v[j].cname, RECORD_STR_MAX);
+			sb_puts(sb, "};\n");
+		}
+		for (j = 0; j < pr->nr_aggs; j++) {
+			const struct pagg *a = &pr->aggs[j];
+
+			if (a->key_struct) {
+				c = xasprintf("%s: the key", a->title);
+				emit_struct(sb, pr, c, a->key_struct, &a->keys, KEY_STR_MAX);
+				free(c);
+			}
+			emit_agg_val(sb, pr, a);
+		}
+	}
+	if (p->any_hist || p->any_lat)
+		sb_puts(sb, "\n/* log2 histogram slots, as in tpgen.h */\n#define TPGEN_MAX_SLOTS 64\n");
+	if (p->any_stack)
+		sb_printf(sb, "\n/* kstack, ustack: frames per stack (PERF_MAX_STACK_DEPTH), stacks kept */\n"
+			  "#define TPGEN_STACK_DEPTH %d\n#define TPGEN_STACK_ENTRIES %d\n", STACK_DEPTH,
+			  STACK_ENTRIES);
+	if (p->any_agg || p->nr_sets)
+		sb_printf(sb, "\n/* keys a map of aggregations or saved values holds */\n"
+			  "#define TPGEN_MAP_ENTRIES %d\n", MAP_ENTRIES);
+}

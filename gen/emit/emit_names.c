@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The loader's names for numbers (the decode model of gen/decode.c): a
+ * 'struct show' for each way a column is shown, with its table of names,
+ * and the code of a print case that fills a column's text and says whether
+ * it is a name. Rendering is bpf/tpgen_names.c's, compiled into the loader.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cstring.h"
+#include "model/decode.h"
+#include "emit/emit_prog.h"
+
+static const char *const show_kinds[] = {
+	[DECODE_SYMBOLIC] = "SHOW_SYMBOLIC", [DECODE_FLAGS] = "SHOW_FLAGS", [DECODE_ERRNO] = "SHOW_ERRNO",
+	[DECODE_SIGNAL] = "SHOW_SIGNAL", [DECODE_SYSCALL] = "SHOW_SYSCALL", [DECODE_IPV4] = "SHOW_IPV4",
+	[DECODE_IPV6] = "SHOW_IPV6", [DECODE_HEX] = "SHOW_HEX", [DECODE_NTOHS] = "SHOW_NTOHS",
+};
+
+static const char *const show_what[] = {
+	[DECODE_ERRNO] = "errno names of negative values",
+	[DECODE_SIGNAL] = "signal names",
+	[DECODE_IPV4] = "IPv4 addresses",
+	[DECODE_IPV6] = "IPv6 addresses, compressed",
+	[DECODE_HEX] = "bytes in hex",
+	[DECODE_NTOHS] = "16-bit values in network order, shown in host order (ports)",
+};
+
+/* The tables and shows of the program, in the order the spec made them. */
+void emit_shows(struct strbuf *sb, const struct prog *p)
+{
+	const struct decode *const *v;
+	int n;
+
+	v = decodes_all(p, &n);
+	for (int i = 0; i < n; i++) {
+		const struct decode *dc = v[i];
+
+		if (sb->len)
+			sb_putc(sb, '\n');
+		sb_puts(sb, "/* ");
+		c_comment_text(sb, dc->source ? dc->source : show_what[dc->kind]);
+		sb_puts(sb, " */\n");
+		if (dc->table && dc->nr_syms) {
+			sb_printf(sb, "static const struct %s %s[] = {\n",
+				  dc->kind == DECODE_SYSCALL ? "tpgen_syscall" : "tpgen_sym", dc->table);
+			for (int k = 0; k < dc->nr_syms; k++) {
+				if (dc->kind == DECODE_SYSCALL)
+					sb_printf(sb, "\t{ %d, ", (int)dc->syms[k].value);
+				else
+					sb_printf(sb, "\t{ 0x%llx, ", dc->syms[k].value);
+				c_string(sb, dc->syms[k].name);
+				sb_puts(sb, " },\n");
+			}
+			sb_puts(sb, "};\n\n");
+		}
+		if (dc->value_fn)
+			sb_printf(sb, "/* the value the table decodes */\n"
+				  "static unsigned long long %s(unsigned long long v)\n{\n\treturn %s;\n}\n\n",
+				  dc->value_fn, dc->value_c);
+		sb_printf(sb, "static const struct show %s = {\n\t.kind = %s,\n", dc->ident, show_kinds[dc->kind]);
+		if (dc->table && dc->nr_syms) {
+			sb_printf(sb, "\t.%s = %s,\n", dc->kind == DECODE_SYSCALL ? "syscalls" : "syms", dc->table);
+			sb_printf(sb, "\t.nr = sizeof(%s) / sizeof(%s[0]),\n", dc->table, dc->table);
+		}
+		if (dc->kind == DECODE_FLAGS) {
+			sb_puts(sb, "\t.sep = ");
+			c_string(sb, dc->sep);
+			sb_puts(sb, ",\n");
+		}
+		if (dc->zero_name) {
+			sb_puts(sb, "\t.zero = ");
+			c_string(sb, dc->zero_name);
+			sb_puts(sb, ",\n");
+		}
+		if (dc->value_fn)
+			sb_printf(sb, "\t.value = %s,\n", dc->value_fn);
+		sb_puts(sb, "};\n");
+	}
+}
+
+bool show_is_bytes(const struct decode *dc)
+{
+	return dc->kind == DECODE_IPV4 || dc->kind == DECODE_IPV6 || dc->kind == DECODE_HEX;
+}
+
+int show_width(const struct decode *dc, const char *cname)
+{
+	int n = strlen(cname);
+
+	return n > dc->width ? n : dc->width;
+}
+
+/*
+ * A shown column of a record: its text in n_<cname>, and for a number,
+ * named_<cname> (false: the text is the number).
+ */
+void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items,
+		      const char *obj)
+{
+	for (int i = 0; i < items->nr; i++) {
+		const struct pitem *it = &items->v[i];
+
+		if (!it->dec)
+			continue;
+		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec->kind == DECODE_FLAGS ? 256 : 64);
+	}
+	/* declarations first: numbers with names, then ports and bytes */
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < items->nr; i++) {
+			const struct pitem *it = &items->v[i];
+			const struct pvalue *v = &pr->vals[it->val];
+			bool named = it->dec && !show_is_bytes(it->dec) && it->dec->kind != DECODE_NTOHS;
+
+			if (!it->dec || named != !pass)
+				continue;
+			if (named)
+				sb_printf(sb, "\tbool named_%s = ", it->cname);
+			else
+				sb_putc(sb, '\t');
+			if (show_is_bytes(it->dec))	/* a __u8[4], or a __be32 as it sits in memory */
+				sb_printf(sb, "show_bytes(&%s, %s%s%s, sizeof(%s%s), n_%s, sizeof(n_%s));\n",
+					  it->dec->ident, v->kind == PV_BYTES ? "" : "&", obj, it->cname, obj,
+					  it->cname, it->cname, it->cname);
+			else
+				sb_printf(sb, "show_value(&%s, %s%s, %s, n_%s, sizeof(n_%s));\n", it->dec->ident,
+					  obj, it->cname, v->is_signed ? "true" : "false", it->cname, it->cname);
+		}
+	}
+}
+
+/* JSON: a number and its name ("newstate":1,"newstate_name":"TCP_ESTABLISHED"), or an address. */
+void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pvalue *v, const char *obj,
+		    const char *indent)
+{
+	const char *conv = v->size == 8 ? (v->is_signed ? "lld" : "llu") : v->is_signed ? "d" : "u";
+	const char *cast = v->size == 8 ? (v->is_signed ? "(long long)" : "(unsigned long long)") : "";
+
+	if (show_is_bytes(it->dec)) {
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n%sprint_json_str(n_%s);\n", indent, it->cname, indent,
+			  it->cname);
+	} else if (it->dec->kind == DECODE_NTOHS) {
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%s\", n_%s);\n", indent, it->cname, it->cname);
+	} else {
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s,\\\"%s_name\\\":\", %s%s%s);\n", indent, it->cname, conv,
+			  it->cname, cast, obj, it->cname);
+		sb_printf(sb, "%sprint_json_name(n_%s, named_%s);\n", indent, it->cname, it->cname);
+	}
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The pair's files: the model (gen/prog.c) printed into template variables,
+ * the templates rendered with them. Templates look like their output; the
+ * code here only makes the parts that vary with the spec.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit/emit_prog.h"
+
+/* ---- loader pieces -------------------------------------------------------- */
+
+static void add_file(struct prog_file **files, int *nr, char *name, struct strbuf *text)
+{
+	*files = xrealloc(*files, (*nr + 1) * sizeof(**files));
+	(*files)[*nr].name = name;
+	(*files)[*nr].text = *text;
+	sb_init(text);
+	(*nr)++;
+}
+
+static int render(const char *dir, const char *tmpl, const struct tmpl_var *vars, int nv,
+		  struct prog_file **files, int *nr, char *name)
+{
+	struct strbuf out;
+	char *text;
+	int err;
+
+	err = load_template(dir, tmpl, &text);
+	if (err) {
+		free(name);
+		return err;
+	}
+	sb_init(&out);
+	err = tmpl_render(&out, dir, tmpl, text, vars, nv);
+	free(text);
+	if (err) {
+		sb_free(&out);
+		free(name);
+		return err;
+	}
+	add_file(files, nr, name, &out);
+	return 0;
+}
+
+int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, int *nr_files)
+{
+	const char *tool = p->spec->tool.s;
+	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
+	struct strbuf aggs, aggs_setup, layout, shows;
+	char *guard, *skel, *text;
+	bool json_str = false;
+	int err, i, j;
+
+	sb_init(&desc);
+	sb_init(&types);
+	sb_init(&records);
+	sb_init(&maps);
+	sb_init(&handlers);
+	sb_init(&header);
+	sb_init(&cases);
+	sb_init(&summary);
+	sb_init(&probes);
+	sb_init(&what);
+	sb_init(&doc);
+	sb_init(&sb);
+	sb_init(&aggs);
+	sb_init(&aggs_setup);
+	sb_init(&layout);
+	sb_init(&shows);
+
+	c_comment_text(&desc, p->spec->description.s ? p->spec->description.s : "generated tracing tool");
+	emit_records(&records, &types, p);
+	if (types.len && types.buf[types.len - 1] == '\n')
+		types.buf[--types.len] = '\0';
+	emit_maps(&maps, p);
+	emit_handlers(&handlers, p);
+	emit_header_and_cases(&header, &cases, p);
+	emit_summary(&summary, p);
+	emit_probes_table(&probes, &what, p);
+	emit_doc(&doc, p, tool);
+	emit_aggs_table(&aggs, &aggs_setup, p);
+	if (p->any_ctx)
+		emit_layout(&layout, p);
+	emit_shows(&shows, p);
+	for (i = 0; i < p->nr_probes; i++) {
+		for (j = 0; j < p->probes[i].print.nr; j++)
+			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
+		for (int k = 0; k < p->probes[i].nr_aggs; k++)
+			for (j = 0; j < p->probes[i].aggs[k].keys.nr; j++)
+				json_str |= p->probes[i].vals[p->probes[i].aggs[k].keys.v[j].val].kind == PV_STR;
+	}
+	guard = xasprintf("__%s", tool);
+	for (char *c = guard; *c; c++)
+		if (*c >= 'a' && *c <= 'z')
+			*c -= 'a' - 'A';
+	text = guard;
+	guard = xasprintf("%s_TPGEN_H", text);	/* not <bpf/bpf.h>'s __LIBBPF_BPF_H for a tool libbpf_bpf */
+	free(text);
+	skel = xasprintf("%s_bpf", tool);
+
+	{
+		const struct tmpl_var vars[] = {
+			{ "BANNER", p->banner },
+			{ "TOOL", tool },
+			{ "DESCRIPTION", desc.buf ? desc.buf : "" },
+			{ "GUARD", guard },
+			{ "VERSION", TPGEN_VERSION },
+			{ "SKEL", skel },
+			{ "DOC", doc.buf ? doc.buf : "" },
+			{ "WHAT", what.buf ? what.buf : "" },
+			{ "RINGBUF", p->any_print ? "1" : "" },
+			{ "CORE_READ", p->any_core ? "1" : "" },
+			{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
+			{ "CTX_H", p->any_ctx ? "1" : "" },
+			{ "RAW_H", p->any_raw ? "1" : "" },
+			{ "HIST", p->any_agg || p->any_lat ? "1" : "" },
+			{ "LHIST", p->any_agg ? "1" : "" },
+			{ "AGG", p->any_agg ? "1" : "" },
+			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
+			{ "AGGS", aggs.buf ? aggs.buf : "" },
+			{ "AGGS_SETUP", aggs_setup.buf ? aggs_setup.buf : "" },
+			{ "JSON_STR", json_str ? "1" : "" },
+			{ "EVENT_TYPES", types.buf ? types.buf : "" },
+			{ "RECORDS", records.buf ? records.buf : "" },
+			{ "MAPS", maps.buf ? maps.buf : "" },
+			{ "HANDLERS", handlers.buf ? handlers.buf : "" },
+			{ "HEADER", header.buf ? header.buf : "" },
+			{ "EVENT_CASES", cases.buf ? cases.buf : "" },
+			{ "SUMMARY", summary.buf ? summary.buf : "" },
+			{ "PROBES", probes.buf ? probes.buf : "" },
+			{ "LAYOUT", layout.buf ? layout.buf : "" },
+			{ "NAMES", p->any_names ? "1" : "" },
+			{ "SHOWS", shows.buf ? shows.buf : "" },
+			{ "STACKS", p->any_stack ? "1" : "" },
+			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
+			{ "ARGV", p->any_argv ? "1" : "" },
+		};
+		int nv = ARRAY_SIZE(vars);
+
+		err = render(tmpl_dir, "Makefile", vars, nv, files, nr_files, xstrdup("Makefile"));
+		if (!err)
+			err = render(tmpl_dir, "prog.bpf.c", vars, nv, files, nr_files,
+				     xasprintf("%s.bpf.c", tool));
+		if (!err)
+			err = render(tmpl_dir, "loader.c", vars, nv, files, nr_files, xasprintf("%s.c", tool));
+		if (!err)
+			err = render(tmpl_dir, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
+	}
+	if (!err) {
+		err = load_template(tmpl_dir, "tpgen.h", &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup("tpgen.h"), &sb);
+		}
+	}
+	/* names for numbers: bpf/tpgen_names.c, compiled into the loader */
+	for (i = 0; !err && p->any_names && i < 2; i++) {
+		static const char *const names_files[] = { "tpgen_names.h", "tpgen_names.c" };
+
+		err = load_template(tmpl_dir, names_files[i], &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup(names_files[i]), &sb);
+		}
+	}
+	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libelf) */
+	for (i = 0; !err && p->any_stack && i < 2; i++) {
+		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
+
+		err = load_template(tmpl_dir, name, &text);
+		if (!err) {
+			sb_puts(&sb, text);
+			free(text);
+			add_file(files, nr_files, xstrdup(name), &sb);
+		}
+	}
+	if (!err && p->any_ctx) {
+		char *name = xasprintf("%s.ctx.h", tool), *g = emit_guard(name, "__TPGEN_CTX_H");
+
+		err = emit_ctx_header(&sb, p->evs, p->ctx_sel, g, p->banner_ctx);
+		free(g);
+		if (!err)
+			add_file(files, nr_files, name, &sb);
+		else
+			free(name);
+	}
+	if (!err && p->any_raw) {
+		err = emit_raw_header(&sb, p->raws, p->raw_sel, p->btf, RAW_MODE_VMLINUX, p->banner_ctx);
+		if (!err)
+			add_file(files, nr_files, xasprintf("%s.raw.h", tool), &sb);
+	}
+	free(guard);
+	free(skel);
+	sb_free(&desc);
+	sb_free(&types);
+	sb_free(&records);
+	sb_free(&maps);
+	sb_free(&handlers);
+	sb_free(&header);
+	sb_free(&cases);
+	sb_free(&summary);
+	sb_free(&probes);
+	sb_free(&what);
+	sb_free(&doc);
+	sb_free(&sb);
+	sb_free(&aggs);
+	sb_free(&aggs_setup);
+	sb_free(&layout);
+	sb_free(&shows);
+	return err;
+}

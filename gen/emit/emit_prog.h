@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/* The emitters of a pair, shared by gen/emit_prog.c, gen/emit_bpf.c and gen/emit_loader.c. */
+#ifndef __TPGEN_EMIT_PROG_H
+#define __TPGEN_EMIT_PROG_H
+
+#include "emit/emit.h"
+#include "model/prog.h"
+
+/* Strings of no fixed size: bytes kept in records, in keys and in filters. */
+#define RECORD_STR_MAX	256
+#define KEY_STR_MAX	64
+#define FILTER_STR_MAX	128
+/* Keys a hash map holds; one more is counted as lost. */
+#define MAP_ENTRIES	10240
+/* kstack, ustack: frames of a stack (the kernel's default sysctl kernel.perf_event_max_stack), stacks kept */
+#define STACK_DEPTH	127
+#define STACK_ENTRIES	4096
+/* argv: bytes kept of an argv-style array (tpgen_read_argv()) */
+#define ARGV_SIZE	1024
+
+/* gen/emit_maps.c */
+void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);
+
+/* gen/emit_bpf.c */
+const char *pvalue_ctype(const struct pvalue *v);
+void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);
+void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v, const char *dst,
+		   const char *indent);
+
+/* gen/emit_filter.c */
+void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
+void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr);
+enum filter_phase { FILTER_EVENT, FILTER_JOINED };
+void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave);
+void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p);
+void emit_maps(struct strbuf *sb, const struct prog *p);
+void emit_handlers(struct strbuf *sb, const struct prog *p);
+
+/* gen/emit_loader.c */
+void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
+void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p);
+void emit_summary(struct strbuf *sb, const struct prog *p);
+void emit_layout(struct strbuf *sb, const struct prog *p);
+void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
+void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
+
+/* gen/emit_names.c: columns shown by name (gen/decode.h) */
+struct decode;
+void emit_shows(struct strbuf *sb, const struct prog *p);
+bool show_is_bytes(const struct decode *dc);
+int show_width(const struct decode *dc, const char *cname);
+void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items, const char *obj);
+void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pvalue *v, const char *obj,
+		    const char *indent);
+
+#endif /* __TPGEN_EMIT_PROG_H */

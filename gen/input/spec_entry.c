@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What a spec entry does, as written: named values (let), values carried
+ * between events (save, join), records (print) and aggregations (count,
+ * hist, aggregate). Expressions stay text here; gen/prog.c types them.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input/spec_yaml.h"
+#include "lib/util.h"
+
+/* Entries of one kind in one spec entry: more is a mistake, and the verifier's limits are near. */
+#define SPEC_MAX_ITEMS	64
+
+static int add_item(struct loader *ld, struct spec_items *out, yaml_node_t *label, yaml_node_t *val,
+		    const char *what)
+{
+	struct spec_item *it;
+	int err;
+
+	if (out->nr >= SPEC_MAX_ITEMS)
+		return node_error(ld, val, "%s has more than %d values", what, SPEC_MAX_ITEMS);
+	out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+	it = &out->v[out->nr++];
+	memset(it, 0, sizeof(*it));
+	if (label) {
+		err = get_str(ld, label, "a label", &it->label);
+		if (!err)
+			err = check_ident(ld, &it->label, "label", 32);
+		if (err)
+			return err;
+	}
+	err = get_str(ld, val, what, &it->expr);
+	if (err)
+		return err;
+	if (!*it->expr.s)
+		return node_error(ld, val, "empty value in %s", what);
+	return 0;
+}
+
+/* "expr", [expr, label: expr, ...] or { label: expr, ... } */
+int get_items(struct loader *ld, yaml_node_t *node, const char *what, struct spec_items *out)
+{
+	yaml_node_item_t *it;
+	yaml_node_pair_t *p;
+	int err;
+
+	out->loc = node_loc(node);
+	switch (node->type) {
+	case YAML_SCALAR_NODE:
+		return add_item(ld, out, NULL, node, what);
+	case YAML_MAPPING_NODE:
+		for (p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+			err = add_item(ld, out, yaml_node(ld, p->key), yaml_node(ld, p->value), what);
+			if (err)
+				return err;
+		}
+		break;
+	case YAML_SEQUENCE_NODE:
+		for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+			yaml_node_t *n = yaml_node(ld, *it);
+
+			if (n->type == YAML_MAPPING_NODE) {
+				if (n->data.mapping.pairs.top - n->data.mapping.pairs.start != 1)
+					return node_error(ld, n, "an item of %s is a value or 'label: value'", what);
+				p = n->data.mapping.pairs.start;
+				err = add_item(ld, out, yaml_node(ld, p->key), yaml_node(ld, p->value), what);
+			} else {
+				err = add_item(ld, out, NULL, n, what);
+			}
+			if (err)
+				return err;
+		}
+		break;
+	default:
+		return node_error(ld, node, "%s is empty", what);
+	}
+	if (!out->nr)
+		return node_error(ld, node, "%s is an empty list", what);
+	return 0;
+}
+
+int get_lets(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	yaml_node_pair_t *p;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "'let' is a mapping of names to values ({ lat: time - start.ts })");
+	for (p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+		struct spec_let *l;
+
+		if (pr->nr_lets >= SPEC_MAX_ITEMS)
+			return node_error(ld, node, "'let' has more than %d names", SPEC_MAX_ITEMS);
+		pr->lets = xrealloc(pr->lets, (pr->nr_lets + 1) * sizeof(*pr->lets));
+		l = &pr->lets[pr->nr_lets++];
+		memset(l, 0, sizeof(*l));
+		err = get_str(ld, yaml_node(ld, p->key), "a name", &l->name);
+		if (!err)
+			err = check_ident(ld, &l->name, "name", 32);
+		if (!err)
+			err = get_str(ld, yaml_node(ld, p->value), "a value", &l->expr);
+		if (err)
+			return err;
+		if (!*l->expr.s)
+			return node_error(ld, yaml_node(ld, p->value), "empty value");
+	}
+	return 0;
+}
+
+static int get_bool(struct loader *ld, yaml_node_t *node, const char *what, bool *out)
+{
+	struct spec_str s = {};
+	int err = get_str(ld, node, what, &s);
+
+	if (err)
+		return err;
+	if (!strcmp(s.s, "true") || !strcmp(s.s, "yes") || !strcmp(s.s, "on"))
+		*out = true;
+	else if (!strcmp(s.s, "false") || !strcmp(s.s, "no") || !strcmp(s.s, "off"))
+		*out = false;
+	else
+		err = node_error(ld, node, "%s is true or false, not '%s'", what, s.s);
+	free(s.s);
+	return err;
+}
+
+static int get_int(struct loader *ld, yaml_node_t *node, const char *what, long long min, long long max,
+		   long long *out)
+{
+	struct spec_str s = {};
+	char *end;
+	int err = get_str(ld, node, what, &s);
+
+	if (err)
+		return err;
+	errno = 0;
+	*out = strtoll(s.s, &end, 0);
+	if (errno || end == s.s || *end || *out < min || *out > max)
+		err = node_error(ld, node, "%s must be a number from %lld to %lld, not '%s'", what, min, max,
+				 s.s);
+	free(s.s);
+	return err;
+}
+
+/* 'what' is a mapping, or a list of them: call 'one' for each */
+static int each_map(struct loader *ld, yaml_node_t *node, const char *what,
+		    int (*one)(struct loader *, yaml_node_t *, struct spec_probe *), struct spec_probe *pr)
+{
+	yaml_node_item_t *it;
+	int err, n = 0;
+
+	if (node->type == YAML_MAPPING_NODE || node->type == YAML_SCALAR_NODE)
+		return one(ld, node, pr);
+	if (node->type != YAML_SEQUENCE_NODE)
+		return node_error(ld, node, "'%s' is a mapping or a list of them, not %s", what, node_kind(node));
+	for (it = node->data.sequence.items.start; it < node->data.sequence.items.top; it++) {
+		if (++n > SPEC_MAX_ITEMS)
+			return node_error(ld, node, "'%s' has more than %d entries", what, SPEC_MAX_ITEMS);
+		err = one(ld, yaml_node(ld, *it), pr);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int one_join(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	static const char *const keys[] = { "name", "key", "keep" };
+	struct spec_join *j;
+	yaml_node_pair_t *p;
+	yaml_node_t *val;
+	const char *key;
+	int err = 0;
+
+	pr->joins = xrealloc(pr->joins, (pr->nr_joins + 1) * sizeof(*pr->joins));
+	j = &pr->joins[pr->nr_joins++];
+	memset(j, 0, sizeof(*j));
+	j->loc = node_loc(node);
+	if (node->type == YAML_SCALAR_NODE) {
+		err = get_str(ld, node, "join", &j->name);
+		return err ? err : check_ident(ld, &j->name, "name", 32);
+	}
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "'join' is a name, or { name: NAME, key: [...], keep: BOOL }");
+	err = check_keys(ld, node, "join", keys, ARRAY_SIZE(keys));
+	if (err)
+		return err;
+	for_each_pair(ld, node, key, val, p) {
+		if (!strcmp(key, "name"))
+			err = get_str(ld, val, "name", &j->name);
+		else if (!strcmp(key, "key"))
+			err = get_items(ld, val, "key", &j->key);
+		else
+			err = get_bool(ld, val, "keep", &j->keep);
+		if (err)
+			return err;
+	}
+	if (!j->name.s)
+		return node_error(ld, node, "join has no 'name' (the name a 'save' gave)");
+	return check_ident(ld, &j->name, "name", 32);
+}
+
+int get_joins(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	return each_map(ld, node, "join", one_join, pr);
+}
+
+static int one_save(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	static const char *const keys[] = { "name", "key", "values" };
+	struct spec_save *sv;
+	yaml_node_pair_t *p;
+	yaml_node_t *val;
+	const char *key;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "'save' is { name: NAME, key: [...], values: { name: value } }");
+	err = check_keys(ld, node, "save", keys, ARRAY_SIZE(keys));
+	if (err)
+		return err;
+	pr->saves = xrealloc(pr->saves, (pr->nr_saves + 1) * sizeof(*pr->saves));
+	sv = &pr->saves[pr->nr_saves++];
+	memset(sv, 0, sizeof(*sv));
+	sv->loc = node_loc(node);
+	for_each_pair(ld, node, key, val, p) {
+		if (!strcmp(key, "name"))
+			err = get_str(ld, val, "name", &sv->name);
+		else if (!strcmp(key, "key"))
+			err = get_items(ld, val, "key", &sv->key);
+		else
+			err = get_items(ld, val, "values", &sv->values);
+		if (err)
+			return err;
+	}
+	if (!sv->name.s)
+		return node_error(ld, node, "save has no 'name' (what a later 'join' calls these values)");
+	if (!sv->values.nr)
+		return node_error(ld, node, "save has no 'values' ({ ts: time, path: filename })");
+	return check_ident(ld, &sv->name, "name", 32);
+}
+
+int get_saves(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	return each_map(ld, node, "save", one_save, pr);
+}
+
+static struct spec_agg *new_agg(struct spec_probe *pr, yaml_node_t *node)
+{
+	struct spec_agg *a;
+
+	pr->aggs = xrealloc(pr->aggs, (pr->nr_aggs + 1) * sizeof(*pr->aggs));
+	a = &pr->aggs[pr->nr_aggs++];
+	memset(a, 0, sizeof(*a));
+	a->loc = node_loc(node);
+	return a;
+}
+
+static int get_lhist(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
+{
+	static const char *const keys[] = { "value", "min", "max", "step" };
+	bool have_max = false, have_step = false;
+	yaml_node_pair_t *p;
+	yaml_node_t *val;
+	const char *key;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "'lhist' is { value: EXPR, min: N, max: N, step: N }");
+	err = check_keys(ld, node, "lhist", keys, ARRAY_SIZE(keys));
+	for_each_pair(ld, node, key, val, p) {
+		if (err)
+			return err;
+		if (!strcmp(key, "value"))
+			err = get_str(ld, val, "value", &a->lhist);
+		else if (!strcmp(key, "min"))
+			err = get_int(ld, val, "min", LLONG_MIN / 4, LLONG_MAX / 4, &a->lmin);
+		else if (!strcmp(key, "max"))
+			err = get_int(ld, val, "max", LLONG_MIN / 4, LLONG_MAX / 4, &a->lmax), have_max = true;
+		else
+			err = get_int(ld, val, "step", 1, LLONG_MAX / 4, &a->lstep), have_step = true;
+	}
+	if (err)
+		return err;
+	if (!a->lhist.s || !have_max || !have_step)
+		return node_error(ld, node, "'lhist' needs value, max and step (min is 0 by default)");
+	if (a->lmax <= a->lmin)
+		return node_error(ld, node, "'lhist' max must be above min");
+	if ((a->lmax - a->lmin) / a->lstep > 1000)
+		return node_error(ld, node, "'lhist' has more than 1000 buckets: use a larger step");
+	return 0;
+}
+
+static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	static const char *const keys[] = {
+		"name", "by", "count", "sum", "min", "max", "avg", "hist", "lhist", "unit", "sort", "top",
+	};
+	yaml_node_pair_t *p;
+	yaml_node_t *val;
+	struct spec_agg *a;
+	const char *key;
+	long long top;
+	bool count;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "an aggregate is a mapping: { by: [comm], count: true, sum: bytes }");
+	err = check_keys(ld, node, "aggregate", keys, ARRAY_SIZE(keys));
+	if (err)
+		return err;
+	a = new_agg(pr, node);
+	for_each_pair(ld, node, key, val, p) {
+		if (!strcmp(key, "name"))
+			err = get_str(ld, val, "name", &a->name);
+		else if (!strcmp(key, "by"))
+			err = get_items(ld, val, "by", &a->by);
+		else if (!strcmp(key, "count")) {
+			err = get_bool(ld, val, "count", &count);
+			if (!err && count)
+				a->fns |= AGG_COUNT;
+		} else if (!strcmp(key, "sum"))
+			err = get_str(ld, val, "sum", &a->sum), a->fns |= AGG_SUM;
+		else if (!strcmp(key, "min"))
+			err = get_str(ld, val, "min", &a->min), a->fns |= AGG_MIN;
+		else if (!strcmp(key, "max"))
+			err = get_str(ld, val, "max", &a->max), a->fns |= AGG_MAX;
+		else if (!strcmp(key, "avg"))
+			err = get_str(ld, val, "avg", &a->avg), a->fns |= AGG_AVG;
+		else if (!strcmp(key, "hist"))
+			err = get_str(ld, val, "hist", &a->hist), a->fns |= AGG_HIST;
+		else if (!strcmp(key, "lhist"))
+			err = get_lhist(ld, val, a), a->fns |= AGG_LHIST;
+		else if (!strcmp(key, "unit"))
+			err = get_str(ld, val, "unit", &a->unit);
+		else if (!strcmp(key, "sort"))
+			err = get_str(ld, val, "sort", &a->sort);
+		else {
+			err = get_int(ld, val, "top", 1, 1000000, &top);
+			a->top = top;
+		}
+		if (err)
+			return err;
+	}
+	if (!a->fns)
+		return node_error(ld, node, "the aggregate computes nothing: give it count, sum, min, max, "
+				  "avg, hist or lhist");
+	if ((a->fns & (AGG_HIST | AGG_LHIST)) && (a->fns & ~(AGG_HIST | AGG_LHIST)))
+		return node_error(ld, node, "a histogram is an aggregate of its own: count, sum, min, max "
+				  "and avg go in another");
+	if ((a->fns & AGG_HIST) && (a->fns & AGG_LHIST))
+		return node_error(ld, node, "hist and lhist go in two aggregates");
+	if (a->sort.s) {
+		static const char *const sorts[] = { "count", "sum", "min", "max", "avg", "key" };
+		unsigned int i;
+
+		for (i = 0; i < ARRAY_SIZE(sorts); i++)
+			if (!strcmp(a->sort.s, sorts[i]))
+				break;
+		if (i == ARRAY_SIZE(sorts))
+			return node_error(ld, node, "unknown sort '%s' (count, sum, min, max, avg or key)",
+					  a->sort.s);
+		if (i < 5 && !(a->fns & (1u << i)))
+			return node_error(ld, node, "sort by %s, which the aggregate does not compute",
+					  a->sort.s);
+	}
+	return 0;
+}
+
+int get_aggs(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
+{
+	return each_map(ld, node, "aggregate", one_agg, pr);
+}
+
+/* 'count: [keys]' and 'hist: value', as specs have always written them */
+int add_legacy_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr, bool hist)
+{
+	struct spec_agg *a = new_agg(pr, node);
+
+	a->legacy = true;
+	if (hist) {
+		a->fns = AGG_HIST;
+		return get_str(ld, node, "hist", &a->hist);
+	}
+	a->fns = AGG_COUNT;
+	return get_items(ld, node, "count", &a->by);
+}
+
+static void free_items(struct spec_items *l)
+{
+	for (int i = 0; i < l->nr; i++) {
+		free(l->v[i].label.s);
+		free(l->v[i].expr.s);
+	}
+	free(l->v);
+}
+
+void spec_probe_free(struct spec_probe *pr)
+{
+	int i;
+
+	free(pr->event.s);
+	free(pr->sys);
+	free(pr->name);
+	free(pr->filter.s);
+	for (i = 0; i < pr->nr_lets; i++) {
+		free(pr->lets[i].name.s);
+		free(pr->lets[i].expr.s);
+	}
+	free(pr->lets);
+	for (i = 0; i < pr->nr_joins; i++) {
+		free(pr->joins[i].name.s);
+		free_items(&pr->joins[i].key);
+	}
+	free(pr->joins);
+	for (i = 0; i < pr->nr_saves; i++) {
+		free(pr->saves[i].name.s);
+		free_items(&pr->saves[i].key);
+		free_items(&pr->saves[i].values);
+	}
+	free(pr->saves);
+	free_items(&pr->print);
+	for (i = 0; i < pr->nr_aggs; i++) {
+		struct spec_agg *a = &pr->aggs[i];
+
+		free(a->name.s);
+		free_items(&a->by);
+		free(a->sum.s);
+		free(a->min.s);
+		free(a->max.s);
+		free(a->avg.s);
+		free(a->hist.s);
+		free(a->lhist.s);
+		free(a->unit.s);
+		free(a->sort.s);
+	}
+	free(pr->aggs);
+	free(pr->key.s);
+}

@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Names from outside, checked once where they are read (see ident.h):
+ * tracefs directory names, release lines and BTF names; and the two ways
+ * tpgen shows text it did not write -- quoted in a diagnostic, or passed to
+ * a terminal.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "lib/ident.h"
+#include "lib/util.h"
+
+#define RELEASE_MAX	64	/* __NEW_UTS_LEN */
+
+static bool is_alpha_(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static bool is_alnum_(unsigned char c)
+{
+	return is_alpha_(c) || (c >= '0' && c <= '9');
+}
+
+bool ident_is_c(const char *s)
+{
+	if (!is_alpha_(*s))
+		return false;
+	while (*++s)
+		if (!is_alnum_(*s))
+			return false;
+	return true;
+}
+
+bool ident_is_reserved(const char *s)
+{
+	return !strncmp(s, "__tpgen", 7) || !strncmp(s, "__TPGEN", 7);
+}
+
+/* Sorted: C11 keywords and GNU C's asm and typeof. */
+static const char *const keywords[] = {
+	"_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic", "_Imaginary",
+	"_Noreturn", "_Static_assert", "_Thread_local", "asm", "auto", "break",
+	"case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+	"extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static",
+	"struct", "switch", "typedef", "typeof", "union", "unsigned", "void",
+	"volatile", "while",
+};
+
+static int kw_cmp(const void *a, const void *b)
+{
+	return strcmp(a, *(const char *const *)b);
+}
+
+bool ident_is_keyword(const char *s)
+{
+	return bsearch(s, keywords, ARRAY_SIZE(keywords), sizeof(*keywords), kw_cmp);
+}
+
+const char *ident_tracefs_name(const char *s)
+{
+	if (!*s)
+		return "is empty";
+	if (!is_alpha_(*s))
+		return "does not start with a letter or '_'";
+	for (; *s; s++)
+		if (!is_alnum_(*s) && *s != '.' && *s != '-')
+			return "has a byte other than letters, digits, '_', '.' and '-'";
+	return NULL;
+}
+
+char *ident_from_tracefs(const char *s)
+{
+	char *p = xstrdup(s), *q;
+
+	for (q = p; *q; q++)
+		if (*q == '.' || *q == '-')
+			*q = '_';
+	return p;
+}
+
+const char *ident_release(const char *s, int *col)
+{
+	const char *p;
+
+	*col = 1;
+	if (!*s)
+		return "the release is empty";
+	for (p = s; *p; p++) {
+		if (!is_alnum_(*p) && !strchr(".+-~:", *p)) {
+			*col = p - s + 1;
+			return "only letters, digits and . _ + - ~ : may be in a kernel release (as uname -r prints it)";
+		}
+	}
+	if (p - s > RELEASE_MAX) {
+		*col = RELEASE_MAX + 1;
+		return "a kernel release is at most 64 characters";
+	}
+	return NULL;
+}
+
+void ident_quote(struct strbuf *sb, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	sb_putc(sb, '\'');
+	for (; *p; p++) {
+		switch (*p) {
+		case '\'': sb_puts(sb, "\\'"); break;
+		case '\\': sb_puts(sb, "\\\\"); break;
+		case '\n': sb_puts(sb, "\\n"); break;
+		case '\t': sb_puts(sb, "\\t"); break;
+		case '\r': sb_puts(sb, "\\r"); break;
+		default:
+			if (*p < 0x20 || *p >= 0x7f)
+				sb_printf(sb, "\\x%02x", *p);
+			else
+				sb_putc(sb, *p);
+		}
+	}
+	sb_putc(sb, '\'');
+}
+
+char *ident_quoted(const char *s)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	ident_quote(&sb, s);
+	return sb_steal(&sb);
+}
+
+/* Length of the valid UTF-8 sequence of a printable character at p (at most n bytes), or 0. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len, i;
+	unsigned int cp;
+
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
+	len = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = p[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp < 0xa0))
+		return 0;	/* overlong, out of range, surrogate, C1 control */
+	return len;
+}
+
+void ident_term(struct strbuf *sb, const char *s, size_t n, bool tabs)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		size_t run = 0, u;
+
+		while (p + run < end && p[run] >= 0x20 && p[run] < 0x7f)
+			run++;
+		if (run) {
+			sb_add(sb, (const char *)p, run);
+			p += run;
+			continue;
+		}
+		if (*p == '\t' && tabs) {
+			sb_putc(sb, '\t');
+			p++;
+		} else if (*p >= 0x80 && (u = utf8_len(p, end - p))) {
+			sb_add(sb, (const char *)p, u);
+			p += u;
+		} else {
+			if (*p == '\n')
+				sb_puts(sb, "\\n");
+			else if (*p == '\t')
+				sb_puts(sb, "\\t");
+			else if (*p == '\r')
+				sb_puts(sb, "\\r");
+			else if (*p == 0x1b)
+				sb_puts(sb, "\\e");
+			else
+				sb_printf(sb, "\\x%02x", *p);
+			p++;
+		}
+	}
+}
+
+/* ---- BTF ------------------------------------------------------------------ */
+
+static const char *const kind_names[] = {
+	[BTF_KIND_INT] = "INT", [BTF_KIND_PTR] = "PTR", [BTF_KIND_ARRAY] = "ARRAY",
+	[BTF_KIND_STRUCT] = "STRUCT", [BTF_KIND_UNION] = "UNION", [BTF_KIND_ENUM] = "ENUM",
+	[BTF_KIND_FWD] = "FWD", [BTF_KIND_TYPEDEF] = "TYPEDEF", [BTF_KIND_VOLATILE] = "VOLATILE",
+	[BTF_KIND_CONST] = "CONST", [BTF_KIND_RESTRICT] = "RESTRICT", [BTF_KIND_FUNC] = "FUNC",
+	[BTF_KIND_FUNC_PROTO] = "FUNC_PROTO", [BTF_KIND_VAR] = "VAR", [BTF_KIND_DATASEC] = "DATASEC",
+	[BTF_KIND_FLOAT] = "FLOAT", [BTF_KIND_DECL_TAG] = "DECL_TAG", [BTF_KIND_TYPE_TAG] = "TYPE_TAG",
+	[BTF_KIND_ENUM64] = "ENUM64",
+};
+
+static const char *kind_name(const struct btf_type *t)
+{
+	unsigned int k = btf_kind(t);
+
+	return k < ARRAY_SIZE(kind_names) && kind_names[k] ? kind_names[k] : "UNKNOWN";
+}
+
+enum name_rule {
+	NAME_IDENT,		/* a C identifier, or empty */
+	NAME_TYPE,		/* a C identifier that is no keyword and not tpgen's, or empty */
+	NAME_WORDS,		/* "long unsigned int" */
+	NAME_TAG,		/* "user", "address_space(1)" */
+};
+
+static const char *name_why(const char *s, enum name_rule rule)
+{
+	const char *p;
+
+	if (!*s)
+		return NULL;
+	switch (rule) {
+	case NAME_IDENT:
+		return ident_is_c(s) ? NULL : "not a C identifier";
+	case NAME_TYPE:
+		if (!ident_is_c(s))
+			return "not a C identifier";
+		if (ident_is_keyword(s))
+			return "a C keyword";
+		return ident_is_reserved(s) ? "a name tpgen reserves for itself" : NULL;
+	case NAME_WORDS:
+		for (p = s; *p; p++)
+			if (!is_alnum_(*p) && !(*p == ' ' && p > s && p[-1] != ' ' && p[1]))
+				return "not a C type name";
+		return NULL;
+	case NAME_TAG:
+		for (p = s; *p; p++)
+			if ((unsigned char)*p <= 0x20 || (unsigned char)*p >= 0x7f || strchr("\"\\*/", *p))
+				return "not a tag a C attribute can carry";
+		return NULL;
+	}
+	return NULL;
+}
+
+struct btf_names {
+	const struct btf *btf;
+	const char *path;
+	unsigned char *ok;	/* a bit per string offset: checked as NAME_IDENT */
+	__u32 str_len;
+};
+
+static int check_name(struct btf_names *c, __u32 id, const struct btf_type *t, const char *what,
+		      int idx, __u32 off, enum name_rule rule)
+{
+	const char *name, *why;
+	char *q;
+
+	if (!off)
+		return 0;
+	if (rule == NAME_IDENT && off < c->str_len && (c->ok[off / 8] & (1 << (off % 8))))
+		return 0;
+	name = btf__name_by_offset(c->btf, off);
+	if (!name) {
+		diag_error(c->path, 0, 0, "malformed BTF: type [%u] has a name past the strings (-EINVAL)", id);
+		return -EINVAL;
+	}
+	why = name_why(name, rule);
+	if (!why) {
+		if (rule == NAME_IDENT && off < c->str_len)
+			c->ok[off / 8] |= 1 << (off % 8);
+		return 0;
+	}
+	q = ident_quoted(name);
+	if (what)
+		diag_error(c->path, 0, 0, "malformed BTF: type [%u] %s %s %d is named %s: %s (-EINVAL)",
+			   id, kind_name(t), what, idx, q, why);
+	else
+		diag_error(c->path, 0, 0, "malformed BTF: type [%u] %s is named %s: %s (-EINVAL)",
+			   id, kind_name(t), q, why);
+	free(q);
+	return -EINVAL;
+}
+
+static int check_tp_name(struct btf_names *c, __u32 id, const char *name)
+{
+	const char *why = name[10] ? name_why(name + 10, NAME_TYPE) : NULL;
+	char *q;
+
+	if (!why)
+		return 0;
+	q = ident_quoted(name + 10);
+	diag_error(c->path, 0, 0, "malformed BTF: type [%u] TYPEDEF btf_trace_%s: the tracepoint name %s is %s "
+		   "(-EINVAL)", id, name + 10, q, why);
+	free(q);
+	return -EINVAL;
+}
+
+int ident_check_btf(const struct btf *btf, const char *path)
+{
+	struct btf_names c = { .btf = btf, .path = path };
+	__u32 n = btf__type_cnt(btf), id, sz;
+	const struct btf_header *hdr;
+	const void *raw;
+	int err = 0, i;
+
+	raw = btf__raw_data(btf, &sz);
+	hdr = raw && sz >= sizeof(*hdr) ? raw : NULL;
+	c.str_len = hdr ? hdr->str_len : 0;
+	c.ok = xcalloc(c.str_len / 8 + 1, 1);
+	for (id = 1; id < n && !err; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+
+		switch (btf_kind(t)) {
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			for (i = 0; !err && i < btf_vlen(t); i++)
+				err = check_name(&c, id, t, "member", i, btf_members(t)[i].name_off, NAME_IDENT);
+			break;
+		case BTF_KIND_ENUM:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			for (i = 0; !err && i < btf_vlen(t); i++)
+				err = check_name(&c, id, t, "value", i, btf_enum(t)[i].name_off, NAME_IDENT);
+			break;
+		case BTF_KIND_ENUM64:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			for (i = 0; !err && i < btf_vlen(t); i++)
+				err = check_name(&c, id, t, "value", i, btf_enum64(t)[i].name_off, NAME_IDENT);
+			break;
+		case BTF_KIND_FWD:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			break;
+		case BTF_KIND_TYPEDEF:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TYPE);
+			/* btf_trace_<tp>: <tp> names structs and macros (<tp>_raw_args, TP_BTF_<tp>) */
+			if (!err && !strncmp(btf__name_by_offset(btf, t->name_off) ?: "", "btf_trace_", 10))
+				err = check_tp_name(&c, id, btf__name_by_offset(btf, t->name_off));
+			break;
+		case BTF_KIND_FUNC:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_IDENT);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			for (i = 0; !err && i < btf_vlen(t); i++)
+				err = check_name(&c, id, t, "parameter", i, btf_params(t)[i].name_off, NAME_IDENT);
+			break;
+		case BTF_KIND_INT:
+		case BTF_KIND_FLOAT:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_WORDS);
+			break;
+		case BTF_KIND_TYPE_TAG:
+		case BTF_KIND_DECL_TAG:
+			err = check_name(&c, id, t, NULL, 0, t->name_off, NAME_TAG);
+			break;
+		default:	/* VAR, DATASEC (".data..percpu"): never printed */
+			break;
+		}
+	}
+	free(c.ok);
+	return err;
+}

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * What an entry does, resolved in its probe: items of records and keys
+ * (values under names), named values (let), values carried between events
+ * (save and join, one map per name), and aggregations, every expression typed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/decode.h"
+#include "model/prog.h"
+
+/* ---- expressions and items ----------------------------------------------- */
+
+/* Parse and type 'src' in the probe; a condition when 'cond'. */
+int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out)
+{
+	int err;
+
+	r->src = src;
+	err = expr_parse(r->p->spec, src, out);
+	if (!err)
+		err = expr_check(*out, r->p->spec, src, cond, value_expr_resolve, r, &r->pr->lits);
+	if (!err && (*out)->op != EX_REF) {
+		int *refs = NULL, nr = 0;
+
+		/* a filter, or a computed value: it would read 1 KiB onto a 512-byte BPF stack */
+		expr_refs(*out, &refs, &nr);
+		for (int i = 0; i < nr && !err; i++)
+			if (r->pr->vals[refs[i]].argv) {
+				spec_error(r->p->spec, &src->loc, 0, "'%s' is an argument list: it can be printed or "
+					   "saved, not tested or computed with", r->pr->vals[refs[i]].name);
+				err = -EINVAL;
+			}
+		free(refs);
+	}
+	if (err) {
+		expr_free(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+/* A C member name from what was written: "exit_code >> 8" -> "exit_code_8" */
+static char *member_name(const char *s)
+{
+	struct strbuf sb;
+
+	sb_init(&sb);
+	if (*s >= '0' && *s <= '9')
+		sb_putc(&sb, 'v');
+	for (; *s; s++) {
+		bool id = (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+			  *s == '_';
+
+		if (id)
+			sb_putc(&sb, *s);
+		else if (sb.len && sb.buf[sb.len - 1] != '_')
+			sb_putc(&sb, '_');
+	}
+	while (sb.len && sb.buf[sb.len - 1] == '_')
+		sb.buf[--sb.len] = '\0';
+	if (!sb.len)
+		sb_puts(&sb, "value");
+	return sb_steal(&sb);
+}
+
+/* A value of an item: a bare name is the value itself; anything else is computed. */
+static int item_value(struct resolver *r, const struct spec_item *it, bool str_ok, int *val)
+{
+	struct expr *e;
+	int err;
+
+	err = probe_expr(r, &it->expr, false, &e);
+	if (err)
+		return err;
+	if (e->op == EX_REF) {
+		*val = e->ref;
+		expr_free(e);
+	} else {
+		int *refs = NULL, nr = 0;
+
+		/* bytes (an address) are shown or kept whole: no arithmetic on them */
+		expr_refs(e, &refs, &nr);
+		for (int i = 0; i < nr; i++)
+			if (r->pr->vals[refs[i]].kind == PV_BYTES) {
+				spec_error(r->p->spec, &it->expr.loc, 0, "'%s' is %u bytes: it can be shown or "
+					   "counted by, not computed with", r->pr->vals[refs[i]].name,
+					   r->pr->vals[refs[i]].size);
+				free(refs);
+				expr_free(e);
+				return -EINVAL;
+			}
+		free(refs);
+		*val = value_add_expr(r->pr, e, it->label.s ? it->label.s : it->expr.s);
+	}
+	if (!str_ok && r->pr->vals[*val].kind != PV_INT) {
+		spec_error(r->p->spec, &it->expr.loc, 0, "%s needs a number, and '%s' is %s", r->what,
+			   it->expr.s, r->pr->vals[*val].kind == PV_STR ? "a string" : "a pointer");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static bool is_libc_macro(const char *s)
+{
+	static const char *const macros[] = {
+		"errno", "stdin", "stdout", "stderr", "NULL", "EOF", "assert", "offsetof", "bool", "true",
+		"false", "unix", "linux", "i386", "major", "minor", "makedev", "environ", "signal",
+		/* <signal.h>: members of struct sigaction and siginfo_t are macros */
+		"sa_handler", "sa_sigaction", "si_pid", "si_uid", "si_timerid", "si_overrun", "si_status",
+		"si_utime", "si_stime", "si_value", "si_int", "si_ptr", "si_addr", "si_addr_lsb",
+		"si_lower", "si_upper", "si_pkey", "si_band", "si_fd", "si_call_addr", "si_syscall",
+		"si_arch",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(macros); i++)
+		if (!strcmp(s, macros[i]))
+			return true;
+	return false;
+}
+
+int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
+{
+	int i, j, val, err, n;
+
+	for (i = 0; i < l->nr; i++) {
+		/* print items and keys: shown by name (errno(ret)), byte arrays too */
+		bool shown = !strcmp(r->what, "print") || !strcmp(r->what, "count") || !strcmp(r->what, "by");
+		const struct spec_item *src = &l->v[i];
+		const struct decode *dec = NULL;
+		struct spec_item inner;
+		char *enum_name = NULL;
+		size_t name_off = 0;
+		struct pitem *it;
+		char *cname;
+		int fn = -ENOENT;
+
+		if (shown) {
+			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
+			if (fn == -EINVAL)
+				return fn;
+			if (fn >= 0)
+				src = &inner;
+		}
+		r->bytes_ok = shown;
+		err = item_value(r, src, str_ok, &val);
+		r->bytes_ok = false;
+		if (!err && shown)
+			err = decode_resolve(r, src, fn, enum_name, name_off, val,
+					     r->pr->vals[val].src != PV_EXPR, &dec);
+		free(enum_name);
+		if (fn >= 0)
+			free(inner.expr.s);
+		if (err)
+			return err;
+		if (!l->v[i].label.s) {
+			for (j = 0; j < out->nr; j++)
+				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR) {
+					spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is listed twice",
+						   l->v[i].expr.s);
+					return -EINVAL;
+				}
+		}
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		it = &out->v[out->nr++];
+		it->val = val;
+		it->dec = dec;
+		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
+		/* errno(ret) is the column ret; errno(ret & 0xff) the column ret_0xff */
+		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
+			r->pr->vals[val].src == PV_EXPR ? member_name(src->expr.s) : xstrdup(r->pr->vals[val].cname);
+		/* not a macro of the C library the loader includes (signal_generate has 'errno') */
+		if (is_libc_macro(cname)) {
+			char *c = xasprintf("%s_", cname);
+
+			free(cname);
+			cname = c;
+		}
+		/* members of one struct are unique: name_2, name_3 after the first */
+		it->cname = xstrdup(cname);
+		for (n = 2, j = 0; j < out->nr - 1; j++) {
+			if (strcmp(out->v[j].cname, it->cname))
+				continue;
+			free(it->cname);
+			it->cname = xasprintf("%s_%d", cname, n++);
+			j = -1;
+		}
+		free(cname);
+	}
+	return 0;
+}
+
+void pitems_free(struct pitems *l)
+{
+	for (int i = 0; i < l->nr; i++) {
+		free(l->v[i].label);
+		free(l->v[i].cname);
+	}
+	free(l->v);
+}
+
+/* Keys live on the 512-byte BPF stack: a 1 KiB argument list cannot be one. */
+static int check_keys(struct resolver *r, const struct spec_items *l, const struct pitems *keys)
+{
+	for (int i = 0; i < keys->nr; i++)
+		if (r->pr->vals[keys->v[i].val].argv) {
+			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is an argument list: it can be printed "
+				   "or saved, not be a key", l->v[i].expr.s);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static const struct spec_items tid_key = {
+	.v = (struct spec_item[]){ { .expr = { .s = "tid" } } },
+	.nr = 1,
+};
+
+/* ---- save, join, let ------------------------------------------------------ */
+
+static int find_set(const struct prog *p, const char *name)
+{
+	for (int i = 0; i < p->nr_sets; i++)
+		if (!strcmp(p->sets[i].name, name))
+			return i;
+	return -1;
+}
+
+static void member_of(struct pvalue *m, const struct pvalue *v, const char *cname)
+{
+	memset(m, 0, sizeof(*m));
+	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
+	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
+	m->is_signed = v->is_signed;
+	m->stack = v->stack;
+	m->argv = v->argv;
+	m->user_str = pvalue_user_str(v);
+	m->cname = xstrdup(cname);
+	m->name = xstrdup(cname);
+}
+
+int probe_add_save(struct resolver *r, const struct spec_save *ss)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct psave *sv;
+	struct psaved *set;
+	int err, i, s;
+
+	pr->saves = xrealloc(pr->saves, (pr->nr_saves + 1) * sizeof(*pr->saves));
+	sv = &pr->saves[pr->nr_saves++];
+	memset(sv, 0, sizeof(*sv));
+	r->what = "a saved key";
+	err = probe_add_items(r, ss->key.nr ? &ss->key : &tid_key, &sv->key, true);
+	if (!err)
+		err = check_keys(r, ss->key.nr ? &ss->key : &tid_key, &sv->key);
+	r->what = "a saved value";
+	if (!err)
+		err = probe_add_items(r, &ss->values, &sv->values, true);
+	if (err)
+		return err;
+	s = find_set(p, ss->name.s);
+	if (s < 0) {
+		char *base;
+
+		p->sets = xrealloc(p->sets, (p->nr_sets + 1) * sizeof(*p->sets));
+		s = p->nr_sets++;
+		set = &p->sets[s];
+		memset(set, 0, sizeof(*set));
+		set->name = xstrdup(ss->name.s);
+		set->first = ss;
+		base = xasprintf("%s_saved", ss->name.s);
+		set->map = prog_ident(p, base);
+		free(base);
+		/* the pointer a join declares: no global may take its name */
+		set->local = prog_ident(p, ss->name.s);
+		base = xasprintf("%s_key", ss->name.s);
+		set->key_struct = prog_ident(p, base);
+		free(base);
+		base = xasprintf("%s_val", ss->name.s);
+		set->val_struct = prog_ident(p, base);
+		free(base);
+		set->keys = xcalloc(sv->key.nr, sizeof(*set->keys));
+		set->nr_keys = sv->key.nr;
+		for (i = 0; i < sv->key.nr; i++)
+			member_of(&set->keys[i], &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
+		set->members = xcalloc(sv->values.nr, sizeof(*set->members));
+		set->nr_members = sv->values.nr;
+		for (i = 0; i < sv->values.nr; i++)
+			member_of(&set->members[i], &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
+	}
+	sv->set = s;
+	set = &p->sets[s];
+	/* every save of one name keeps the same values under the same key */
+	if (sv->key.nr != set->nr_keys) {
+		spec_error(p->spec, &ss->loc, 0, "'%s' is saved with %d key value%s here and %d at line %d",
+			   ss->name.s, sv->key.nr, sv->key.nr == 1 ? "" : "s", set->nr_keys, set->first->loc.line);
+		return -EINVAL;
+	}
+	for (i = 0; i < sv->key.nr; i++)
+		if ((pr->vals[sv->key.v[i].val].kind == PV_STR) != (set->keys[i].kind == PV_STR)) {
+			spec_error(p->spec, &ss->loc, 0, "key %d of '%s' is a %s here, and a %s at line %d",
+				   i + 1, ss->name.s, set->keys[i].kind == PV_STR ? "number" : "string",
+				   set->keys[i].kind == PV_STR ? "string" : "number", set->first->loc.line);
+			return -EINVAL;
+		}
+	/* key members are the set's, whatever each save calls them */
+	for (i = 0; i < sv->key.nr; i++) {
+		free(sv->key.v[i].cname);
+		sv->key.v[i].cname = xstrdup(set->keys[i].cname);
+	}
+	if (sv->values.nr != set->nr_members)
+		goto mismatch;
+	for (i = 0; i < sv->values.nr; i++) {
+		int m;
+
+		for (m = 0; m < set->nr_members; m++)
+			if (!strcmp(set->members[m].cname, sv->values.v[i].cname))
+				break;
+		if (m == set->nr_members ||
+		    (set->members[m].kind == PV_STR) != (pr->vals[sv->values.v[i].val].kind == PV_STR))
+			goto mismatch;
+	}
+	return 0;
+mismatch:
+	spec_error(p->spec, &ss->loc, 0, "'%s' saves other values at line %d: every save of a name "
+		   "keeps the same values", ss->name.s, set->first->loc.line);
+	return -EINVAL;
+}
+
+int probe_add_join(struct resolver *r, const struct spec_join *sj)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct pjoin *j;
+	int s, err, i;
+
+	s = find_set(p, sj->name.s);
+	if (s < 0) {
+		spec_error(p->spec, sj->key.nr ? &sj->loc : &sj->name.loc, 0,
+			   "no 'save' names '%s' (an entry that comes first must save it)", sj->name.s);
+		return -EINVAL;
+	}
+	for (i = 0; i < pr->nr_joins; i++)
+		if (pr->joins[i].set == s) {
+			spec_error(p->spec, &sj->name.loc, 0, "'%s' is joined twice here", sj->name.s);
+			return -EINVAL;
+		}
+	pr->joins = xrealloc(pr->joins, (pr->nr_joins + 1) * sizeof(*pr->joins));
+	j = &pr->joins[pr->nr_joins++];
+	memset(j, 0, sizeof(*j));
+	j->set = s;
+	p->sets[s].joined = true;
+	r->what = "a join key";
+	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
+	if (!err)
+		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
+	if (err)
+		return err;
+	if (j->key.nr != p->sets[s].nr_keys) {
+		spec_error(p->spec, &sj->loc, 0, "'%s' is saved under %d key value%s, and joined with %d",
+			   sj->name.s, p->sets[s].nr_keys, p->sets[s].nr_keys == 1 ? "" : "s", j->key.nr);
+		return -EINVAL;
+	}
+	for (i = 0; i < j->key.nr; i++)
+		if ((pr->vals[j->key.v[i].val].kind == PV_STR) != (p->sets[s].keys[i].kind == PV_STR)) {
+			spec_error(p->spec, &sj->loc, 0, "key %d of '%s' is a %s where it is saved",
+				   i + 1, sj->name.s, p->sets[s].keys[i].kind == PV_STR ? "string" : "number");
+			return -EINVAL;
+		}
+	for (i = 0; i < j->key.nr; i++) {
+		free(j->key.v[i].cname);
+		j->key.v[i].cname = xstrdup(p->sets[s].keys[i].cname);
+	}
+	j->local = xstrdup(p->sets[s].local);
+	j->del = !sj->keep;
+	return 0;
+}
+
+int probe_add_let(struct resolver *r, const struct spec_let *sl)
+{
+	static const char *const taken[] = { "ctx", "args", "e", "key", "val", "zero", "slot", "err" };
+	struct pprobe *pr = r->pr;
+	struct plet *l;
+	struct expr *e;
+	int err;
+
+	for (size_t i = 0; i < ARRAY_SIZE(taken); i++)
+		if (!strcmp(sl->name.s, taken[i]) || !strncmp(sl->name.s, "buf_", 4) ||
+		    !strncmp(sl->name.s, "tpgen_", 6)) {
+			spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is a name the generated handler uses; "
+				   "choose another", sl->name.s);
+			return -EINVAL;
+		}
+	if (value_find(r, sl->name.s, 0) >= 0 || find_set(r->p, sl->name.s) >= 0) {
+		spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is already a value here; choose another name",
+			   sl->name.s);
+		return -EINVAL;
+	}
+	r->what = "let";
+	err = probe_expr(r, &sl->expr, false, &e);
+	if (err)
+		return err;
+	if (e->t.kind == ET_STR) {
+		spec_error(r->p->spec, &sl->expr.loc, 0, "'let' names numbers, and '%s' is a string", sl->expr.s);
+		expr_free(e);
+		return -EINVAL;
+	}
+	pr->lets = xrealloc(pr->lets, (pr->nr_lets + 1) * sizeof(*pr->lets));
+	l = &pr->lets[pr->nr_lets++];
+	memset(l, 0, sizeof(*l));
+	l->name = xstrdup(sl->name.s);
+	l->local = xstrdup(sl->name.s);
+	l->expr = e;
+	l->type.kind = e->t.is_ptr ? PV_PTR : PV_INT;	/* a named pointer is still no number */
+	l->type.size = e->t.size;
+	l->type.is_signed = e->t.is_signed;
+	return 0;
+}
+
+/* ---- aggregations ---------------------------------------------------------- */
+
+static int agg_value(struct resolver *r, const struct spec_str *src, const char *what)
+{
+	struct spec_item it = { .expr = *src };
+	int val, err;
+
+	r->what = what;
+	err = item_value(r, &it, false, &val);
+	if (!err && r->pr->vals[val].stack) {
+		spec_error(r->p->spec, &src->loc, 0, "%s needs a number, and '%s' is a stack (a key of "
+			   "'by', or printed)", what, src->s);
+		return -EINVAL;
+	}
+	return err ? err : val;
+}
+
+static char *agg_title(const struct pprobe *pr, const struct pagg *a, const struct spec_agg *sa)
+{
+	struct strbuf sb;
+	const char *sep = "";
+
+	if (sa->name.s)
+		return xstrdup(sa->name.s);
+	sb_init(&sb);
+	sb_printf(&sb, "%s: ", pr->sp->event.s);
+	if (sa->legacy && (a->fns & AGG_HIST)) {
+		sb_puts(&sb, sa->hist.s);
+		return sb_steal(&sb);
+	}
+#define FN(bit, text, src)								\
+	if (sa->fns & (bit)) {								\
+		sb_printf(&sb, "%s%s%s%s%s", sep, text, src ? "(" : "", src ? src : "", src ? ")" : ""); \
+		sep = ", ";								\
+	}
+	FN(AGG_COUNT, "count", (const char *)NULL)
+	FN(AGG_SUM, "sum", sa->sum.s)
+	FN(AGG_MIN, "min", sa->min.s)
+	FN(AGG_MAX, "max", sa->max.s)
+	FN(AGG_AVG, "avg", sa->avg.s)
+	FN(AGG_HIST, "hist", sa->hist.s)
+	FN(AGG_LHIST, "lhist", sa->lhist.s)
+#undef FN
+	for (int i = 0; i < a->keys.nr; i++)
+		sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
+	return sb_steal(&sb);
+}
+
+int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
+{
+	struct pprobe *pr = r->pr;
+	struct prog *p = r->p;
+	struct pagg *a;
+	char *base;
+	int err;
+
+	pr->aggs = xrealloc(pr->aggs, (pr->nr_aggs + 1) * sizeof(*pr->aggs));
+	a = &pr->aggs[pr->nr_aggs++];
+	memset(a, 0, sizeof(*a));
+	a->sa = sa;
+	a->sum = a->min = a->max = a->hist = -1;
+	a->fns = sa->fns;
+	r->what = sa->legacy ? "count" : "by";
+	err = probe_add_items(r, &sa->by, &a->keys, true);
+	if (!err)
+		err = check_keys(r, &sa->by, &a->keys);
+	if (err)
+		return err;
+	if ((sa->fns & AGG_SUM) && (err = a->sum = agg_value(r, &sa->sum, "sum")) < 0)
+		return err;
+	if ((sa->fns & AGG_AVG) && a->sum < 0 && (err = a->sum = agg_value(r, &sa->avg, "avg")) < 0)
+		return err;
+	if ((sa->fns & AGG_MIN) && (err = a->min = agg_value(r, &sa->min, "min")) < 0)
+		return err;
+	if ((sa->fns & AGG_MAX) && (err = a->max = agg_value(r, &sa->max, "max")) < 0)
+		return err;
+	if ((sa->fns & AGG_HIST) && (err = a->hist = agg_value(r, &sa->hist, "hist")) < 0)
+		return err;
+	if ((sa->fns & AGG_LHIST) && (err = a->hist = agg_value(r, &sa->lhist, "lhist")) < 0)
+		return err;
+	if ((sa->fns & AGG_AVG) && (sa->fns & AGG_SUM) && strcmp(sa->sum.s, sa->avg.s)) {
+		spec_error(p->spec, &sa->avg.loc, 0, "avg is sum / count: give it the value of 'sum' (%s), "
+			   "or put it in an aggregate of its own", sa->sum.s);
+		return -EINVAL;
+	}
+	if (sa->fns & AGG_AVG)
+		a->fns |= AGG_SUM | AGG_COUNT;
+	a->nslots = sa->fns & AGG_LHIST ? (sa->lmax - sa->lmin + sa->lstep - 1) / sa->lstep + 2 : 64;
+	a->unit = sa->unit.s ? sa->unit.s : a->hist >= 0 ? pr->vals[a->hist].name : "";
+	if (sa->legacy)
+		base = xasprintf("%s_%s", pr->pname, sa->fns & AGG_HIST ? "hist" : "counts");
+	else if (sa->name.s) {
+		base = member_name(sa->name.s);	/* "hard IRQ time (usecs)" -> hard_irq_time_usecs */
+		for (char *c = base; *c; c++)
+			if (*c >= 'A' && *c <= 'Z')
+				*c += 'a' - 'A';
+	} else
+		base = xasprintf("%s_agg", pr->pname);
+	a->map = prog_ident(p, base);
+	free(base);
+	if (a->keys.nr) {
+		base = xasprintf("%s_key", a->map);
+		a->key_struct = prog_ident(p, base);
+		free(base);
+	}
+	base = xasprintf("%s_val", a->map);
+	a->val_struct = prog_ident(p, base);
+	free(base);
+	a->title = agg_title(pr, a, sa);
+	p->any_agg = true;
+	if (a->fns & AGG_HIST)
+		p->any_hist = true;
+	else if (a->fns & AGG_LHIST)
+		p->any_lhist = true;
+	else
+		p->any_table = true;
+	return 0;
+}
+
+static bool key_is_cpu(const struct pprobe *pr, const struct pitems *key)
+{
+	return key->nr == 1 && pr->vals[key->v[0].val].src == PV_CPU;
+}
+
+void prog_plan_sets(struct prog *p)
+{
+	for (int s = 0; s < p->nr_sets; s++) {
+		struct psaved *set = &p->sets[s];
+		bool cpu, user = false, reserved = false;
+
+		for (int m = 0; m < set->nr_members; m++) {
+			user |= set->members[m].user_str;
+			reserved |= !strncmp(set->members[m].cname, "tpgen_", 6);
+		}
+		/* the members tpgen adds are tpgen_*: a spec that names one keeps the plain forms */
+		set->refetch = user && !reserved;
+		cpu = !reserved;
+		for (int i = 0; i < p->nr_probes && cpu; i++) {
+			const struct pprobe *pr = &p->probes[i];
+
+			for (int k = 0; k < pr->nr_saves; k++)
+				if (pr->saves[k].set == s)
+					cpu &= key_is_cpu(pr, &pr->saves[k].key);
+			for (int k = 0; k < pr->nr_joins; k++)
+				if (pr->joins[k].set == s)
+					cpu &= key_is_cpu(pr, &pr->joins[k].key);
+		}
+		set->per_cpu = cpu;
+	}
+}

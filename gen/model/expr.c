@@ -1,0 +1,462 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * Spec expressions, typed: every node gets its C type (C's promotions and
+ * usual arithmetic conversions), constants are folded, a number compared
+ * with a value must fit it, strings are compared with literals only.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/expr.h"
+
+/* Binding power of a binary operator; 0 for what is not one. */
+int expr_prec(enum expr_op op)
+{
+	switch (op) {
+	case EX_MUL: case EX_DIV: case EX_MOD:
+		return 10;
+	case EX_ADD: case EX_SUB:
+		return 9;
+	case EX_SHL: case EX_SHR:
+		return 8;
+	case EX_LT: case EX_LE: case EX_GT: case EX_GE:
+		return 7;
+	case EX_EQ: case EX_NE: case EX_GLOB:
+		return 6;
+	case EX_BAND:
+		return 5;
+	case EX_BXOR:
+		return 4;
+	case EX_BOR:
+		return 3;
+	case EX_LAND:
+		return 2;
+	case EX_LOR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* 'v' as a value of type 't': truncated, sign-extended */
+unsigned long long expr_in_type(unsigned long long v, struct expr_type t)
+{
+	unsigned int bits = t.size * 8;
+
+	if (bits >= 64)
+		return v;
+	v &= (1ULL << bits) - 1;
+	if (t.is_signed && (v >> (bits - 1)))
+		v |= ~0ULL << bits;
+	return v;
+}
+
+const char *expr_op_text(enum expr_op op)
+{
+	static const char *const s[] = {
+		[EX_NEG] = "-", [EX_BNOT] = "~", [EX_LNOT] = "!", [EX_MUL] = "*", [EX_DIV] = "/",
+		[EX_MOD] = "%", [EX_ADD] = "+", [EX_SUB] = "-", [EX_SHL] = "<<", [EX_SHR] = ">>",
+		[EX_LT] = "<", [EX_LE] = "<=", [EX_GT] = ">", [EX_GE] = ">=", [EX_EQ] = "==",
+		[EX_NE] = "!=", [EX_BAND] = "&", [EX_BXOR] = "^", [EX_BOR] = "|", [EX_LAND] = "&&",
+		[EX_LOR] = "||",
+	};
+
+	return s[op];
+}
+
+/* ---- types ---------------------------------------------------------------- */
+
+struct checker {
+	const struct spec *spec;
+	const struct spec_str *src;
+	expr_resolve_fn resolve;
+	void *ctx;
+	struct expr_lits *lits;
+};
+
+static int cerr(struct checker *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int cerr(struct checker *c, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_verror(c->spec, &c->src->loc, off, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static const struct expr_type t_int = { .kind = ET_INT, .size = 4, .is_signed = true };
+
+static struct expr_type promote(struct expr_type t)
+{
+	if (t.size < 4)
+		return t_int;
+	return t;
+}
+
+/* C's usual arithmetic conversions */
+static struct expr_type usual(struct expr_type a, struct expr_type b)
+{
+	a = promote(a);
+	b = promote(b);
+	if (a.size != b.size)
+		return a.size > b.size ? a : b;
+	return (struct expr_type){ .kind = ET_INT, .size = a.size, .is_signed = a.is_signed && b.is_signed };
+}
+
+static bool fits(unsigned long long v, bool v_signed, struct expr_type t)
+{
+	unsigned int bits = t.size * 8;
+	long long sv = (long long)v;
+
+	if (v_signed && sv < 0) {
+		/* a negative number on an unsigned field: its two's complement, as the kernel does */
+		long long min = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));
+
+		return sv >= min;
+	}
+	if (t.is_signed)
+		return bits >= 64 ? v <= (unsigned long long)LLONG_MAX : v < (1ULL << (bits - 1));
+	return bits >= 64 || v < (1ULL << bits);
+}
+
+static int parse_number(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+static void add_lit(struct checker *c, struct expr *e)
+{
+	c->lits->v = xrealloc(c->lits->v, (c->lits->nr + 1) * sizeof(*c->lits->v));
+	c->lits->v[c->lits->nr] = xstrdup(e->text);
+	e->lit = c->lits->nr++;
+}
+
+static int check(struct checker *c, struct expr *e);
+
+/* A name that is nothing here: a bare word of the tracefs grammar */
+static bool bare_word(struct checker *c, const struct expr *e)
+{
+	struct expr_type t;
+
+	return c->resolve(c->ctx, e->text, e->off, &t, false) == -ENOENT;
+}
+
+/* A constant as written: "0x100000000", "-1" */
+static void const_text(const struct expr *k, char *buf, size_t n)
+{
+	if (k->op == EX_NUM)
+		snprintf(buf, n, "%s", k->text);
+	else if (k->op == EX_NEG && k->a->op == EX_NUM)
+		snprintf(buf, n, "-%s", k->a->text);
+	else if (k->t.is_signed && (long long)k->num < 0)
+		snprintf(buf, n, "%lld", (long long)k->num);
+	else
+		snprintf(buf, n, "%llu", k->num);
+}
+
+/* ==, != and ~ on strings: a string value against a literal */
+static int check_str_cmp(struct checker *c, struct expr *e)
+{
+	struct expr *v = e->a, *l = e->b;
+
+	if (v->op == EX_STR && l->op != EX_STR) {
+		v = e->b;
+		l = e->a;
+		e->a = v;
+		e->b = l;
+	}
+	if (l->op == EX_REF) {
+		/* a bare word ('comm == bash') that is no name of this event */
+		struct expr_type t;
+		int id = c->resolve(c->ctx, l->text, l->off, &t, false);
+
+		if (id == -EINVAL)
+			return id;
+		if (id >= 0)
+			return cerr(c, l->off, "strings compare with a literal (\"...\"), and '%s' is a value",
+				    l->text);
+		l->op = EX_STR;
+	}
+	if (l->op != EX_STR)
+		return cerr(c, l->off, "'%s' is a string: compare it with a string literal", v->text);
+	if (e->op == EX_GLOB && strchr(l->text, '['))
+		return cerr(c, l->off + l->quoted + (strchr(l->text, '[') - l->text),
+			    "character classes ([...]) are not supported in globs; use '*' and '?'");
+	if (strlen(l->text) >= v->t.size)
+		return cerr(c, l->off, "string is longer than '%s' can hold (%u bytes with the NUL)",
+			    v->text, v->t.size);
+	/* a glob with no wildcard is an equality, as in the kernel */
+	if (e->op == EX_GLOB && !strpbrk(l->text, "*?"))
+		e->op = EX_EQ;
+	l->t = (struct expr_type){ .kind = ET_STR, .size = strlen(l->text) + 1 };
+	add_lit(c, l);
+	e->t = t_int;
+	return 0;
+}
+
+static int check_const_fits(struct checker *c, struct expr *k, const struct expr *v)
+{
+	char text[64];
+
+	if (!fits(k->num, k->t.is_signed, v->t)) {
+		const char *name = expr_ref_name(v);
+
+		const_text(k, text, sizeof(text));
+		return cerr(c, k->off, "%s does not fit in %s%s%s (%s%u bits)", text,
+			    name ? "'" : "", name ? name : "the value", name ? "'" : "",
+			    v->t.is_signed ? "signed, " : "", v->t.size * 8);
+	}
+	return 0;
+}
+
+static unsigned long long fold(const struct expr *e, int *err)
+{
+	unsigned long long a = e->a ? e->a->num : 0, b = e->b ? e->b->num : 0;
+	bool s = e->a && usual(e->a->t, e->b ? e->b->t : e->a->t).is_signed;
+
+	switch (e->op) {
+	case EX_NEG: return -a;
+	case EX_BNOT: return ~a;
+	case EX_LNOT: return !a;
+	case EX_MUL: return a * b;
+	case EX_DIV:
+	case EX_MOD:
+		if (!b) {
+			*err = 1;
+			return 0;
+		}
+		if (s && (long long)b == -1)
+			return e->op == EX_DIV ? -a : 0;
+		if (s)
+			return e->op == EX_DIV ? (unsigned long long)((long long)a / (long long)b)
+					       : (unsigned long long)((long long)a % (long long)b);
+		return e->op == EX_DIV ? a / b : a % b;
+	case EX_ADD: return a + b;
+	case EX_SUB: return a - b;
+	case EX_SHL: return a << b;
+	case EX_SHR: return e->a->t.is_signed ? (unsigned long long)((long long)a >> b) : a >> b;
+	case EX_LT: return s ? (long long)a < (long long)b : a < b;
+	case EX_LE: return s ? (long long)a <= (long long)b : a <= b;
+	case EX_GT: return s ? (long long)a > (long long)b : a > b;
+	case EX_GE: return s ? (long long)a >= (long long)b : a >= b;
+	case EX_EQ: return a == b;
+	case EX_NE: return a != b;
+	case EX_BAND: return a & b;
+	case EX_BXOR: return a ^ b;
+	case EX_BOR: return a | b;
+	case EX_LAND: return a && b;
+	case EX_LOR: return a || b;
+	case EX_COND: return a ? e->b->num : e->c->num;
+	default: return 0;
+	}
+}
+
+static int check_int(struct checker *c, struct expr *e, const char *what)
+{
+	if (e->t.kind != ET_INT)
+		return cerr(c, e->off, "%s needs a number, and '%s' is a string", what,
+			    e->text ? e->text : "this");
+	return 0;
+}
+
+/* Arithmetic on a kernel address: the verifier refuses it on BTF pointers, and it means nothing */
+static int check_not_ptr(struct checker *c, const struct expr *e, enum expr_op op)
+{
+	if (e->t.is_ptr)
+		return cerr(c, e->off, "'%s' is a pointer: compare it with == or != or print it; '%s' "
+			    "does not apply", e->text ? e->text : "this", expr_op_text(op));
+	return 0;
+}
+
+static int check(struct checker *c, struct expr *e)
+{
+	int err, id, zero = 0;
+
+	switch (e->op) {
+	case EX_NUM:
+		if (parse_number(e->text, &e->num))
+			return cerr(c, e->off, "'%s' is not a number (decimal, 0x hex or 0 octal, at most 64 bits)",
+				    e->text);
+		e->is_const = true;
+		e->t = e->num <= INT_MAX ? t_int : e->num <= LLONG_MAX ?
+			(struct expr_type){ .kind = ET_INT, .size = 8, .is_signed = true } :
+			(struct expr_type){ .kind = ET_INT, .size = 8 };
+		return 0;
+	case EX_STR:
+		return cerr(c, e->off, "a string can only be compared with a string value (==, != or ~)");
+	case EX_REF:
+		id = c->resolve(c->ctx, e->text, e->off, &e->t, true);
+		if (id < 0)
+			return id;
+		e->ref = id;
+		return 0;
+	case EX_NEG:
+	case EX_BNOT:
+	case EX_LNOT:
+		err = check(c, e->a);
+		if (!err)
+			err = check_int(c, e->a, e->op == EX_LNOT ? "'!'" : e->op == EX_NEG ? "'-'" : "'~'");
+		if (!err && e->op != EX_LNOT)
+			err = check_not_ptr(c, e->a, e->op);
+		if (err)
+			return err;
+		e->t = e->op == EX_LNOT ? t_int : promote(e->a->t);
+		break;
+	case EX_EQ:
+	case EX_NE:
+	case EX_GLOB:
+		if (e->a->op != EX_STR) {
+			err = check(c, e->a);
+			if (err)
+				return err;
+		}
+		if (e->a->op == EX_STR || e->a->t.kind == ET_STR) {
+			if (e->a->op == EX_STR) {
+				err = check(c, e->b);
+				if (err)
+					return err;
+				if (e->b->t.kind != ET_STR)
+					return cerr(c, e->a->off, "a string can only be compared with a string value");
+			}
+			return check_str_cmp(c, e);
+		}
+		if (e->op == EX_GLOB)
+			return cerr(c, e->off, "'~' matches strings, and '%s' is a number",
+				    e->a->text ? e->a->text : "this");
+		/* fall through */
+	default:
+		if (e->op == EX_COND) {
+			err = check(c, e->a);
+			if (!err)
+				err = check_int(c, e->a, "'?'");
+			if (err)
+				return err;
+			err = check(c, e->b);
+			if (!err)
+				err = check(c, e->c);
+			if (!err)
+				err = check_int(c, e->b, "'?:'");
+			if (!err)
+				err = check_int(c, e->c, "'?:'");
+			if (err)
+				return err;
+			e->t = usual(e->b->t, e->c->t);
+			if (e->a->is_const && e->b->is_const && e->c->is_const)
+				goto constant;
+			return 0;
+		}
+		if (e->op != EX_EQ && e->op != EX_NE) {
+			err = check(c, e->a);
+			if (err)
+				return err;
+		}
+		if (e->a->op == EX_STR || e->a->t.kind == ET_STR)
+			return cerr(c, e->off, "'%s' is a string: compare it with ==, != or ~, not '%s'",
+				    e->a->text ? e->a->text : "this", expr_op_text(e->op));
+		if (e->b->op == EX_STR || (e->b->op == EX_REF && bare_word(c, e->b)))
+			return cerr(c, e->b->off, "'%s' is a number: compare it with a number, not '%s'",
+				    e->a->text ? e->a->text : "this", e->b->text);
+		err = check(c, e->b);
+		if (!err)
+			err = check_int(c, e->b, "this operator");
+		if (!err && e->op != EX_EQ && e->op != EX_NE && e->op != EX_LAND && e->op != EX_LOR) {
+			err = check_not_ptr(c, e->a, e->op);
+			if (!err)
+				err = check_not_ptr(c, e->b, e->op);
+		}
+		if (err)
+			return err;
+		switch (e->op) {
+		case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE:
+			/* a number against a value: it must fit the value, taken in its width */
+			if (e->b->is_const && !e->a->is_const)
+				err = check_const_fits(c, e->b, e->a);
+			else if (e->a->is_const && !e->b->is_const)
+				err = check_const_fits(c, e->a, e->b);
+			if (err)
+				return err;
+			e->t = t_int;
+			break;
+		case EX_LAND: case EX_LOR:
+			e->t = t_int;
+			break;
+		case EX_SHL: case EX_SHR:
+			e->t = promote(e->a->t);
+			if (e->b->is_const && e->b->num >= e->t.size * 8)
+				return cerr(c, e->b->off, "shift by %llu: '%s' has %u bits", e->b->num,
+					    e->a->text ? e->a->text : "the value", e->t.size * 8);
+			break;
+		case EX_DIV: case EX_MOD:
+			if (e->b->is_const && !e->b->num)
+				return cerr(c, e->b->off, "division by zero");
+			/* fall through */
+		default:
+			e->t = usual(e->a->t, e->b->t);
+		}
+	}
+	if (!e->a->is_const || (e->b && !e->b->is_const))
+		return 0;
+constant:
+	e->num = expr_in_type(fold(e, &zero), e->t);
+	if (zero)
+		return cerr(c, e->off, "division by zero");
+	e->is_const = true;
+	return 0;
+}
+
+int expr_check(struct expr *e, const struct spec *s, const struct spec_str *src, bool cond,
+	       expr_resolve_fn resolve, void *ctx, struct expr_lits *lits)
+{
+	struct checker c = { .spec = s, .src = src, .resolve = resolve, .ctx = ctx, .lits = lits };
+	int err = check(&c, e);
+
+	if (!err && e->t.kind == ET_STR && cond)
+		return cerr(&c, e->off, "a condition needs a comparison, and '%s' is a string", e->text);
+	return err;
+}
+
+static void refs(const struct expr *e, int **out, int *nr)
+{
+	if (!e)
+		return;
+	if (e->op == EX_REF && e->ref >= 0) {
+		for (int i = 0; i < *nr; i++)
+			if ((*out)[i] == e->ref)
+				return;
+		*out = xrealloc(*out, (*nr + 1) * sizeof(**out));
+		(*out)[(*nr)++] = e->ref;
+	}
+	refs(e->a, out, nr);
+	refs(e->b, out, nr);
+	refs(e->c, out, nr);
+}
+
+void expr_refs(const struct expr *e, int **out, int *nr)
+{
+	refs(e, out, nr);
+}
+
+const char *expr_ref_name(const struct expr *e)
+{
+	return e && e->op == EX_REF ? e->text : NULL;
+}
+
+void expr_lits_free(struct expr_lits *lits)
+{
+	for (int i = 0; i < lits->nr; i++)
+		free(lits->v[i]);
+	free(lits->v);
+	lits->v = NULL;
+	lits->nr = 0;
+}

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The program model: each entry of a spec (and each end of a latency pair)
+ * resolved against the kernel into a probe -- its values, named values,
+ * joins and saves, filter, record and aggregations, every expression typed
+ * -- and the probes of one tracepoint gathered into one BPF program. The
+ * emitters only print what is here.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/btf.h>
+
+#include "cmd/cmd.h"
+#include "model/decode.h"
+#include "emit/emit.h"
+#include "lib/ident.h"
+#include "model/prog.h"
+#include "model/sysargs.h"
+
+/* Probes (entries and latency ends) in one spec: each is code in the kernel. */
+#define PROG_MAX_PROBES	256
+
+static int find_event(struct prog *p, struct pprobe *pr)
+{
+	const struct spec_probe *sp = pr->sp;
+	const char **cands = NULL, *hint;
+	char **names = NULL;
+	int i, n = 0;
+
+	pr->ev = tp_events_find(p->evs, sp->sys, sp->name);
+	if (pr->ev)
+		return 0;
+	for (i = 0; i < p->evs->nr; i++) {
+		if (strcmp(p->evs->ev[i].sys, sp->sys) && strcmp(p->evs->ev[i].name, sp->name))
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		cands = xrealloc(cands, (n + 1) * sizeof(*cands));
+		names[n] = xasprintf("%s/%s", p->evs->ev[i].sys, p->evs->ev[i].name);
+		cands[n] = names[n];
+		n++;
+	}
+	hint = spec_suggest(sp->event.s, cands, n);
+	if (hint)
+		spec_error(p->spec, &sp->event.loc, 0, "event '%s' does not exist on this kernel "
+			   "(did you mean '%s'?)", sp->event.s, hint);
+	else
+		spec_error(p->spec, &sp->event.loc, 0, "event '%s' does not exist on this kernel "
+			   "('tpgen list' shows them)", sp->event.s);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(cands);
+	return -EINVAL;
+}
+
+static int find_raw(struct prog *p, struct pprobe *pr)
+{
+	const struct spec_probe *sp = pr->sp;
+	const char *tp = rawtp_for_event(sp->sys, sp->name);
+
+	pr->raw = tp ? rawtp_find(p->raws, tp) : NULL;
+	if (pr->raw)
+		return sysargs_probe(p, pr);	/* syscalls/sys_enter_X: X's number and arguments */
+	spec_error(p->spec, &sp->event.loc, 0, "event '%s' has no raw tracepoint%s%s%s in this "
+		   "kernel's BTF (attach: %s needs one)", sp->event.s, tp ? " '" : "", tp ? tp : "",
+		   tp ? "'" : "", attach_name(pr->attach));
+	return -EINVAL;
+}
+
+static char *upper(const char *a, const char *b)
+{
+	char *s = xasprintf("%s_%s", a, b);
+
+	for (char *c = s; *c; c++)
+		if (*c >= 'a' && *c <= 'z')
+			*c -= 'a' - 'A';
+		else if (!((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+			*c = '_';
+	return s;
+}
+
+/* ---- probes ---------------------------------------------------------------- */
+
+static int new_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
+{
+	struct pprobe *pr;
+	char *base;
+	int err;
+
+	if (p->nr_probes >= PROG_MAX_PROBES) {
+		spec_error(p->spec, &sp->loc, 0, "more than %d entries: split the spec", PROG_MAX_PROBES);
+		return -EINVAL;
+	}
+	p->probes = xrealloc(p->probes, (p->nr_probes + 1) * sizeof(*p->probes));
+	pr = &p->probes[p->nr_probes++];
+	memset(pr, 0, sizeof(*pr));
+	pr->sp = sp;
+	pr->key = -1;
+	pr->lat = lat;
+	pr->lat_to = lat_to;
+	pr->attach = sp->attach ? sp->attach : p->spec->attach ? p->spec->attach : ATTACH_TRACEPOINT;
+	base = lat >= 0 ? xasprintf("%s_%s", p->spec->lats[lat].name.s, lat_to ? "to" : "from")
+			: xstrdup(sp->name);
+	pr->pname = prog_ident(p, base);
+	free(base);
+	pr->func = xstrdup(pr->pname);
+	base = xasprintf("%s_filter", pr->pname);
+	pr->lit_prefix = prog_ident(p, base);
+	free(base);
+	if (pr->attach == ATTACH_TRACEPOINT)
+		err = find_event(p, pr);
+	else
+		err = p->raws ? find_raw(p, pr) : -ENOENT;
+	return err;
+}
+
+static int resolve_probe(struct prog *p, struct pprobe *pr)
+{
+	const struct spec_probe *sp = pr->sp;
+	struct resolver r = { .p = p, .pr = pr };
+	int err = 0, i;
+
+	for (i = 0; i < sp->nr_joins && !err; i++)
+		err = probe_add_join(&r, &sp->joins[i]);
+	for (i = 0; i < sp->nr_lets && !err; i++)
+		err = probe_add_let(&r, &sp->lets[i]);
+	if (!err && sp->filter.s) {
+		r.what = "filter";
+		err = probe_expr(&r, &sp->filter, true, &pr->filter);
+	}
+	for (i = 0; i < sp->nr_saves && !err; i++)
+		err = probe_add_save(&r, &sp->saves[i]);
+	r.what = "print";
+	if (!err)
+		err = probe_add_items(&r, &sp->print, &pr->print, true);
+	for (i = 0; i < sp->nr_aggs && !err; i++)
+		err = probe_add_agg(&r, &sp->aggs[i]);
+	if (!err && sp->key.s) {
+		struct expr *e;
+
+		/* a value, or an expression of values (pid + 1, dev << 32 | sector) */
+		r.what = "key";
+		err = probe_expr(&r, &sp->key, false, &e);
+		if (err)
+			return err;
+		if (e->op == EX_REF) {
+			pr->key = e->ref;
+			expr_free(e);
+		} else {
+			pr->key = value_add_expr(pr, e, sp->key.s);
+		}
+		if (pr->vals[pr->key].kind == PV_STR) {
+			spec_error(p->spec, &sp->key.loc, 0, "a latency key must be a number (such as a pid), "
+				   "and '%s' is a string", sp->key.s);
+			return -EINVAL;
+		}
+	}
+	if (err)
+		return err;
+	if (pr->print.nr) {
+		char *base = xasprintf("%s_event", pr->pname);
+
+		char *e = upper(p->spec->tool.s, pr->pname);
+
+		pr->type_enum = prog_ident(p, e);
+		free(e);
+		pr->rec_struct = prog_ident(p, base);
+		free(base);
+		p->any_print = true;
+		for (i = 0; i < pr->print.nr; i++)
+			if (pr->vals[pr->print.v[i].val].kind == PV_STR)
+				p->any_str_print = true;
+	}
+	if (pr->lat >= 0)
+		p->any_lat = true;
+	for (i = 0; i < pr->nr_vals; i++) {
+		if (pr->vals[i].src == PV_RAW && pr->vals[i].path)
+			p->any_core = true;
+		if (pr->vals[i].src == PV_PPID)
+			p->any_core = true;
+		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
+		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK ||
+		    pr->vals[i].src == PV_UARGV)
+			pr->uses_ctx = true;
+		if (pr->vals[i].stack)
+			p->any_stack = true;
+		if (pr->vals[i].argv)
+			p->any_argv = true;
+	}
+	if (pr->attach == ATTACH_TRACEPOINT) {
+		p->ctx_sel[pr->ev - p->evs->ev] = true;
+		p->any_ctx = true;
+	} else {
+		p->raw_sel[pr->raw - p->raws->tp] = true;
+		p->any_raw = true;
+	}
+	return 0;
+}
+
+static bool same_program(const struct pprobe *a, const struct pprobe *b)
+{
+	if (a->attach != b->attach)
+		return false;
+	return a->attach == ATTACH_TRACEPOINT ? a->ev == b->ev : a->raw == b->raw;
+}
+
+/* The kernel's limit of maps one program uses (MAX_USED_MAPS). */
+#define PROG_MAX_MAPS	64
+
+/* The maps the program of probe 'first' uses fit the verifier's limit, or a located error. */
+static int check_maps(struct prog *p, int first)
+{
+	bool *set_used = xcalloc(p->nr_sets + 1, sizeof(*set_used));
+	int n = 3, i, k;	/* .rodata, .bss, .data */
+	bool rb = false, scratch = false;
+
+	for (i = first; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (!same_program(&p->probes[first], pr))
+			continue;
+		n += pr->nr_aggs + (pr->lat >= 0);
+		rb |= pr->print.nr > 0;
+		scratch |= pr->scratch_slot >= 0;
+		for (k = 0; k < pr->nr_saves; k++)
+			set_used[pr->saves[k].set] = true;
+		for (k = 0; k < pr->nr_joins; k++)
+			set_used[pr->joins[k].set] = true;
+		if (n + rb + scratch > PROG_MAX_MAPS) {
+			spec_error(p->spec, &pr->sp->loc, 0, "the entries on %s need more than the %d maps a BPF "
+				   "program may use: put the functions of several aggregates in one, or split the "
+				   "spec", pr->sp->event.s, PROG_MAX_MAPS);
+			free(set_used);
+			return -EINVAL;
+		}
+	}
+	for (k = 0; k < p->nr_sets; k++)
+		n += set_used[k];
+	free(set_used);
+	if (n + rb + scratch > PROG_MAX_MAPS) {
+		spec_error(p->spec, &p->probes[first].sp->loc, 0, "the entries on %s need more than the %d maps "
+			   "a BPF program may use: split the spec", p->probes[first].sp->event.s, PROG_MAX_MAPS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int prog_resolve(struct prog *p)
+{
+	const struct spec *s = p->spec;
+	int i, j, err, pass;
+
+	for (i = 0; i < s->nr_events; i++) {
+		err = new_probe(p, &s->events[i], -1, false);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < s->nr_lats; i++) {
+		err = new_probe(p, &s->lats[i].from, i, false);
+		if (!err)
+			err = new_probe(p, &s->lats[i].to, i, true);
+		if (err)
+			return err;
+	}
+	/* saves first, so that a join knows what it finds, wherever it is written */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < p->nr_probes; i++) {
+			if ((p->probes[i].sp->nr_joins > 0) != pass)
+				continue;
+			err = resolve_probe(p, &p->probes[i]);
+			if (err)
+				return err;
+		}
+	for (i = 0; i < s->nr_lats; i++) {
+		const struct pprobe *from = &p->probes[s->nr_events + 2 * i], *to = from + 1;
+
+		if (from->vals[from->key].size != to->vals[to->key].size)
+			diag_warning(s->path, s->lats[i].loc.line, s->lats[i].loc.col,
+				     "latency '%s': the keys have different sizes; both are compared "
+				     "as 64-bit numbers", s->lats[i].name.s);
+	}
+	for (i = 0; i < p->nr_sets; i++)
+		if (!p->sets[i].joined) {
+			spec_error(p->spec, &p->sets[i].first->loc, 0, "'%s' is saved and never joined",
+				   p->sets[i].name);
+			return -EINVAL;
+		}
+	/* one program per tracepoint and attach type; entries run in the spec's order */
+	for (i = 0; i < p->nr_probes; i++) {
+		struct pprobe *pr = &p->probes[i];
+
+		for (j = 0; j < i && !same_program(&p->probes[j], pr); j++)
+			;
+		if (j < i) {
+			pr->handler = xstrdup(p->probes[j].handler);
+			p->probes[j].uses_ctx |= pr->uses_ctx;
+			continue;
+		}
+		char *base = xasprintf("handle_%s%s", pr->attach == ATTACH_TRACEPOINT ? pr->ev->name : pr->raw->name,
+				       pr->attach == ATTACH_RAW_TP ? "_raw" : pr->attach == ATTACH_TP_BTF ? "_btf" : "");
+		pr->handler = prog_ident(p, base);
+		pr->first_of_program = true;
+		free(base);
+	}
+	prog_plan_sets(p);
+	err = prog_plan_stack(p);
+	if (err)
+		return err;
+	for (i = 0; i < p->nr_probes; i++)
+		if (p->probes[i].first_of_program) {
+			for (j = i + 1; j < p->nr_probes; j++)
+				if (same_program(&p->probes[i], &p->probes[j]))
+					p->probes[i].uses_ctx |= p->probes[j].uses_ctx;
+			err = check_maps(p, i);
+			if (err)
+				return err;
+		}
+	/* the last join of a name on a tracepoint deletes what it found, unless told to keep it */
+	for (i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_joins; k++) {
+			struct pjoin *jn = &p->probes[i].joins[k];
+
+			if (!jn->del)
+				continue;
+			for (j = i + 1; j < p->nr_probes; j++) {
+				if (!same_program(&p->probes[i], &p->probes[j]))
+					continue;
+				for (int l = 0; l < p->probes[j].nr_joins; l++)
+					if (p->probes[j].joins[l].set == jn->set)
+						jn->del = false;
+			}
+		}
+	return 0;
+}
+
+void prog_free(struct prog *p)
+{
+	int i, j;
+
+	for (i = 0; i < p->nr_probes; i++) {
+		struct pprobe *pr = &p->probes[i];
+
+		for (j = 0; j < pr->nr_vals; j++)
+			pvalue_clear(&pr->vals[j]);
+		free(pr->vals);
+		for (j = 0; j < pr->nr_lets; j++) {
+			free(pr->lets[j].name);
+			free(pr->lets[j].local);
+			expr_free(pr->lets[j].expr);
+		}
+		free(pr->lets);
+		for (j = 0; j < pr->nr_joins; j++) {
+			pitems_free(&pr->joins[j].key);
+			free(pr->joins[j].local);
+		}
+		free(pr->joins);
+		for (j = 0; j < pr->nr_saves; j++) {
+			pitems_free(&pr->saves[j].key);
+			pitems_free(&pr->saves[j].values);
+		}
+		free(pr->saves);
+		pitems_free(&pr->print);
+		for (j = 0; j < pr->nr_aggs; j++) {
+			pitems_free(&pr->aggs[j].keys);
+			free(pr->aggs[j].map);
+			free(pr->aggs[j].key_struct);
+			free(pr->aggs[j].val_struct);
+			free(pr->aggs[j].title);
+		}
+		free(pr->aggs);
+		expr_free(pr->filter);
+		expr_lits_free(&pr->lits);
+		free(pr->pname);
+		free(pr->handler);
+		free(pr->func);
+		free(pr->type_enum);
+		free(pr->rec_struct);
+		free(pr->lit_prefix);
+	}
+	for (i = 0; i < p->nr_sets; i++) {
+		struct psaved *set = &p->sets[i];
+
+		for (j = 0; j < set->nr_keys; j++)
+			pvalue_clear(&set->keys[j]);
+		for (j = 0; j < set->nr_members; j++)
+			pvalue_clear(&set->members[j]);
+		free(set->keys);
+		free(set->members);
+		free(set->name);
+		free(set->map);
+		free(set->local);
+		free(set->key_struct);
+		free(set->val_struct);
+	}
+	free(p->sets);
+	free(p->probes);
+	free(p->ctx_sel);
+	free(p->raw_sel);
+	free(p->banner);
+	free(p->banner_ctx);
+	free(p->stack_map);
+	nametab_free(p->names);
+	decodes_free(p);
+}

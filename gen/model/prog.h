@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Program pairs: a YAML spec (gen/spec.c) resolved against the kernel's
+ * events (tracefs) and raw tracepoints (BTF) into the model of one BPF
+ * program and its loader (gen/prog.c), then printed through the templates
+ * (gen/emit_prog.c).
+ */
+#ifndef __TPGEN_PROG_H
+#define __TPGEN_PROG_H
+
+#include <stdbool.h>
+#include "model/expr.h"
+#include "lib/cstring.h"
+#include "model/model.h"
+#include "input/rawtp.h"
+#include "input/spec.h"
+#include "lib/util.h"
+
+/* tpgen SPEC... [-o DIR] [--tracefs DIR] [--btf FILE] [--templates DIR]: an exit code. */
+int cmd_generate(int argc, char **argv);
+
+enum pvalue_kind {
+	PV_INT,			/* integers and enums */
+	PV_PTR,			/* a kernel address, printed in hex */
+	PV_STR,			/* char array, __data_loc char[], char pointer, comm */
+	PV_BYTES,		/* a byte array of the record (__u8 saddr[4]): printed, or a key */
+};
+
+enum pvalue_src {
+	PV_CTX,			/* a format field of the tracepoint record: ctx->x */
+	PV_RAW,			/* a raw argument or members read through it */
+	PV_COMM,		/* comm: the current task's comm */
+	PV_CPU,			/* cpu: the current CPU */
+	PV_TID,			/* tid (and common_pid): BPF cannot read the record's first 8 bytes */
+	PV_PID,			/* pid: the process (tgid) */
+	PV_PPID,		/* ppid: the parent process */
+	PV_UID,
+	PV_GID,
+	PV_TIME,		/* time: bpf_ktime_get_ns() */
+	PV_CGROUP,		/* cgroup: the cgroup v2 id */
+	PV_USTR,		/* a string in user memory, at a char * of a syscalls/ event */
+	PV_SYSARG,		/* raw_tp/tp_btf on a syscalls/ event: an argument in the user registers */
+	PV_SAVED,		/* join.member: a value a 'save' kept */
+	PV_LET,			/* a 'let' name */
+	PV_EXPR,		/* a value computed by an expression */
+	PV_KSTACK,		/* kstack: the kernel stack, by bpf_get_stackid() */
+	PV_USTACK,		/* ustack: the user stack, and the process it is in */
+	PV_UARGV,		/* argv of a syscalls/ event: strings in the caller's memory */
+};
+
+/*
+ * kstack and ustack are __u64: the stack id bpf_get_stackid() returns in
+ * the low 32 bits (negative: no stack), the tgid above it for ustack.
+ */
+enum pvalue_stack { STACK_NONE, STACK_KERNEL, STACK_USER };
+
+struct expr;
+
+/* A value an event handler reads: a field, a raw argument, a member chain, a built-in. */
+struct pvalue {
+	char *name;		/* as written: "next_comm", "prev->pid", "COMM" */
+	char *cname;		/* the member in records and keys: "next_comm", "prev_pid" */
+	enum pvalue_kind kind;
+	enum pvalue_src src;
+	unsigned int size;	/* PV_INT, PV_BYTES: bytes; PV_STR: the array's size, 0 when dynamic */
+	bool is_signed;
+	const struct tp_field *field;	/* PV_CTX, PV_USTR */
+	char *arg;		/* PV_RAW: the argument, "prev" */
+	char *path;		/* PV_RAW: members after it, "pid" or "mm, owner", or NULL */
+	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */
+	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
+	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
+	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
+	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
+	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
+	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
+	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
+	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
+	bool user_str;		/* a saved member read from a syscall's char * (user memory) */
+	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
+	int join;		/* PV_SAVED: index in the probe's joins */
+	char *member;		/* PV_SAVED: the member of the saved values */
+	int let;		/* PV_LET: index in the probe's lets */
+	struct expr *expr;	/* PV_EXPR */
+};
+
+/* A member of a record, a key or saved values: a value under a name. */
+struct pitem {
+	char *label;		/* the column: the label, or the value as written */
+	char *cname;		/* the C member */
+	int val;		/* index into the probe's vals */
+	const struct decode *dec;	/* how it is shown (gen/decode.h), NULL: as a number */
+};
+
+struct pitems {
+	struct pitem *v;
+	int nr;
+};
+
+/* Values saved under one name, for every 'save' and 'join' of it (one BPF map). */
+struct psaved {
+	char *name;		/* as written */
+	char *map;		/* the map */
+	char *local;		/* a join's pointer to the values */
+	char *key_struct;
+	char *val_struct;
+	struct pvalue *keys;	/* the types of the key's members (name is the member) */
+	int nr_keys;
+	struct pvalue *members;	/* the saved values' members */
+	int nr_members;
+	const struct spec_save *first;
+	bool joined;
+	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
+	bool refetch;		/* user strings keep their pointer, read again at the join if empty */
+};
+
+struct psave {
+	int set;
+	struct pitems key;
+	struct pitems values;
+};
+
+struct pjoin {
+	int set;
+	struct pitems key;
+	char *local;		/* the pointer to the saved values */
+	bool del;		/* this probe deletes them when done */
+};
+
+struct plet {
+	char *name;
+	char *local;
+	struct expr *expr;
+	struct pvalue type;	/* kind, size, sign */
+};
+
+/* An aggregation: one BPF map, printed as a table or histograms. */
+struct pagg {
+	const struct spec_agg *sa;
+	char *map;
+	char *key_struct;	/* NULL: no key (an array of one) */
+	char *val_struct;
+	char *title;
+	struct pitems keys;
+	int sum, min, max, hist;	/* indices into vals, or -1 (avg is sum / count) */
+	unsigned int fns;		/* enum agg_fn; AGG_AVG adds AGG_SUM and AGG_COUNT */
+	unsigned int nslots;		/* histograms */
+	const char *unit;
+};
+
+/* One entry of the spec (or one end of a latency pair) on one tracepoint. */
+struct pprobe {
+	const struct spec_probe *sp;
+	enum attach_kind attach;
+	struct tp_event *ev;	/* tracepoint programs */
+	struct raw_tp *raw;	/* raw_tp and tp_btf programs */
+	const struct tp_event *sys_ev;	/* raw_tp/tp_btf on syscalls/sys_{enter,exit}_X: its format */
+	int sys_nr;		/* ... and X's number on the target: the entry tests it */
+	bool sys_exit;		/* ... sys_exit_X */
+	char *pname;		/* C prefix of everything this probe owns: "sched_switch" */
+	char *handler;		/* the program: "handle_sched_switch" (shared by probes of one tracepoint) */
+	char *func;		/* the entry's function in the program: "sched_switch" */
+	char *type_enum;	/* "SCHEDSNOOP_SCHED_SWITCH" (print only) */
+	char *rec_struct;	/* "sched_switch_event" (print only) */
+	char *lit_prefix;	/* string literals of expressions */
+	struct expr *filter;
+	struct expr_lits lits;
+	struct pvalue *vals;	/* every value used, once each (computed ones per use) */
+	int nr_vals;
+	struct plet *lets;
+	int nr_lets;
+	struct pjoin *joins;
+	int nr_joins;
+	struct psave *saves;
+	int nr_saves;
+	struct pitems print;
+	struct pagg *aggs;
+	int nr_aggs;
+	int key;		/* latency key, or -1 */
+	int lat;		/* index of the latency pair, or -1 */
+	bool lat_to;
+	bool first_of_program;	/* the first probe of its program: emits the SEC() */
+	bool uses_ctx;
+	/* gen/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
+	unsigned int scratch_size;
+	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */
+};
+
+struct nametab;
+struct sysnames;
+struct decodes;
+
+struct prog {
+	struct spec *spec;
+	struct tp_events *evs;	/* tracefs */
+	struct raw_tps *raws;	/* BTF (loaded when a probe needs it) */
+	const struct btf *btf;
+	struct pprobe *probes;
+	int nr_probes;
+	struct psaved *sets;
+	int nr_sets;
+	struct nametab *names;	/* every global identifier of the generated C */
+	bool *ctx_sel;		/* events needing a ctx struct */
+	bool *raw_sel;		/* raw tracepoints needing an args struct */
+	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
+	bool any_str_print, any_lat;
+	unsigned int scratch_size;	/* the largest scratch an entry needs */
+	int nr_scratch;			/* programs with a slot of tpgen_scratch */
+	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */
+	const struct sysnames *sysnames; /* the target's syscall table, for syscall entries on raw tracepoints */
+	const char *sysnames_why;	/* why it is not known, when NULL */
+	bool any_names;		/* a column is shown by name: the loader links tpgen_names.c */
+	const char *kernel_dir;	/* --kernel DIR: its syscalls table */
+	bool live;		/* the running kernel's inputs: its syscall table can be read */
+	struct decodes *decodes;	/* how columns are shown (gen/decode.c) */
+	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
+	char *stack_map;
+	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
+	char *banner;
+	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
+};
+
+/* gen/emit_prog.c: the files of the pair, by template; 'tmpl_dir' overrides the embedded ones. */
+struct prog_file {
+	char *name;		/* "schedsnoop.bpf.c" */
+	struct strbuf text;
+};
+
+int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, int *nr_files);
+
+/*
+ * Render a template: {{VAR}}, {{#if VAR}} / {{#if !VAR}} ... {{/if}} lines, and
+ * {{> NAME}} lines (template NAME, from 'dir' or embedded, with the same variables).
+ */
+struct tmpl_var {
+	const char *name;
+	const char *value;	/* "" is false for #if */
+};
+
+int tmpl_render(struct strbuf *out, const char *dir, const char *tmpl_name, const char *text,
+		const struct tmpl_var *vars, int nr_vars);
+/* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
+int prog_plan_stack(struct prog *p);
+/*
+ * A save whose values are a few numbers builds them on the stack and stores
+ * them with one map update (when its entry's keys are not in scratch).
+ */
+#define SAVE_STACK_MAX	64
+bool prog_save_on_stack(const struct psaved *set);
+
+/* A string in the caller's memory: a syscall's char * argument (not an argv array). */
+static inline bool pvalue_user_str(const struct pvalue *v)
+{
+	return v->kind == PV_STR && !v->argv && (v->src == PV_USTR || v->src == PV_SYSARG);
+}
+/*
+ * Sets saved and joined under the current CPU alone ('key: cpu', as an
+ * interrupt's entry and exit) keep their values in a per-CPU array slot, as
+ * libbpf-tools do: no hashing, nothing to allocate or delete, never full.
+ * The slot's tpgen_saved says whether something is saved.
+ */
+void prog_plan_sets(struct prog *p);
+/* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
+int prog_resolve(struct prog *p);
+void prog_free(struct prog *p);
+/* A global identifier of the generated C, unique in the program, from 'base'. */
+char *prog_ident(struct prog *p, const char *base);
+void nametab_free(struct nametab *t);
+
+/* gen/actions.c: what an entry does, added to its probe (errors reported, -EINVAL) */
+struct resolver;
+int probe_add_join(struct resolver *r, const struct spec_join *sj);
+int probe_add_let(struct resolver *r, const struct spec_let *sl);
+int probe_add_save(struct resolver *r, const struct spec_save *ss);
+int probe_add_agg(struct resolver *r, const struct spec_agg *sa);
+int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok);
+int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out);
+void pitems_free(struct pitems *l);
+
+/* gen/values.c: the values of one probe */
+struct resolver {
+	struct prog *p;
+	struct pprobe *pr;
+	const struct spec_str *src;	/* the scalar naming the value */
+	const char *what;		/* "filter", "print", ... */
+	bool bytes_ok;			/* a byte array may be named: a print item or a key */
+};
+
+/* The value 'name' of the probe (added once), its index, -ENOENT, or -EINVAL (reported). */
+int value_find(struct resolver *r, const char *name, size_t off);
+/* Add a computed value (expression) to the probe; its index. */
+int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
+/* The expression resolver of gen/expr.c over value_find(). */
+int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
+void pvalue_clear(struct pvalue *v);
+int unknown_field(struct resolver *r, const char *name, size_t off);
+/* The width and sign a syscalls/ event's argument is declared with (an 8-byte field). */
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v);
+
+/* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
+int load_template(const char *dir, const char *name, char **text);
+
+#endif /* __TPGEN_PROG_H */

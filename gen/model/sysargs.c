@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * raw_tp and tp_btf entries on syscalls/sys_enter_<X> and sys_exit_<X>
+ * (see sysargs.h): the syscall's number on the target, its arguments by the
+ * names of the event's format file, and the C that tests and reads them.
+ *
+ * In the format file of syscalls/sys_enter_<X>, __syscall_nr is at 8 and
+ * the arguments follow in 8-byte slots, in the syscall's order: the field
+ * at 16 + 8 * i is argument i, which the syscall ABI passes in a register.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/cstring.h"
+#include "emit/emit_prog.h"
+#include "input/inputs.h"
+#include "model/prog.h"
+#include "model/sysargs.h"
+#include "input/sysnames.h"
+
+#define SYS_ARGS_OFF	16	/* the first argument in a sys_enter record */
+#define SYS_ARGS_MAX	6	/* arguments a syscall passes in registers */
+
+static bool is_sys_event(const char *sys, const char *name, bool *exit)
+{
+	if (strcmp(sys, "syscalls"))
+		return false;
+	if (!strncmp(name, "sys_enter_", 10) && name[10]) {
+		*exit = false;
+		return true;
+	}
+	if (!strncmp(name, "sys_exit_", 9) && name[9]) {
+		*exit = true;
+		return true;
+	}
+	return false;
+}
+
+static bool raw_entry(const struct spec *s, const struct spec_probe *sp)
+{
+	enum attach_kind a = sp->attach ? sp->attach : s->attach;
+	bool exit;
+
+	return (a == ATTACH_RAW_TP || a == ATTACH_TP_BTF) && is_sys_event(sp->sys, sp->name, &exit);
+}
+
+bool sysargs_needed(const struct spec *s)
+{
+	int i;
+
+	for (i = 0; i < s->nr_events; i++)
+		if (raw_entry(s, &s->events[i]))
+			return true;
+	for (i = 0; i < s->nr_lats; i++)
+		if (raw_entry(s, &s->lats[i].from) || raw_entry(s, &s->lats[i].to))
+			return true;
+	return false;
+}
+
+int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path)
+{
+	char *file;
+	bool *want;
+	int err, i;
+
+	*why = NULL;
+	*path = NULL;
+	if (in->tracefs) {
+		/* offline input stays offline: the snapshot's table, never the running kernel's */
+		file = in->kernel ? xasprintf("%s/syscalls", in->kernel) : inputs_sibling(in->tracefs, "syscalls");
+		err = sysnames_load(file, sn);
+		if (!err) {
+			*path = file;
+			return 0;
+		}
+		if (err == -EINVAL) {
+			free(file);
+			return err;	/* reported, located */
+		}
+		*why = xasprintf("%s: %s ('tpgen snapshot' writes it when run as root on the target)",
+				 file, err == -ENOENT ? "no such file" : read_strerror(err));
+		free(file);
+		return -ENOENT;
+	}
+	/*
+	 * The metadata is reached through one syscall entry event, whose id
+	 * must be read: a spec on sys_exit_X alone reads none of them.
+	 */
+	want = xcalloc(in->evs.nr ? in->evs.nr : 1, sizeof(*want));
+	for (i = 0; i < in->evs.nr; i++)
+		if (!strcmp(in->evs.ev[i].sys, "syscalls") && !strncmp(in->evs.ev[i].name, "sys_enter_", 10)) {
+			want[i] = true;
+			break;
+		}
+	err = tracefs_read(&in->evs, want);
+	free(want);
+	if (!err)
+		err = sysnames_read_kernel(sn, &in->evs, in->btf);	/* says what is missing */
+	if (!err)
+		return 0;
+	*why = xstrdup("the running kernel's syscall metadata cannot be read (see above)");
+	return -ENOENT;
+}
+
+int sysargs_probe(struct prog *p, struct pprobe *pr)
+{
+	const struct spec_probe *sp = pr->sp;
+	const char *x;
+	bool exit;
+	int nr;
+
+	pr->sys_nr = -1;
+	if (!is_sys_event(sp->sys, sp->name, &exit))
+		return 0;
+	x = sp->name + (exit ? 9 : 10);
+	/* the argument names are the entry event's, for sys_exit_X too (as a join would carry them) */
+	pr->sys_ev = tp_events_find(p->evs, sp->sys, sp->name);
+	if (!pr->sys_ev) {
+		spec_error(p->spec, &sp->event.loc, 0, "event '%s' does not exist on this kernel "
+			   "('tpgen list' shows them)", sp->event.s);
+		return -EINVAL;
+	}
+	if (!p->sysnames) {
+		spec_error(p->spec, &sp->event.loc, 0, "the number of syscall '%s' on the target is not "
+			   "known, and attach: %s fires for every syscall and must test it: %s", x,
+			   attach_name(pr->attach), p->sysnames_why ? p->sysnames_why : "no syscall table");
+		return -EINVAL;
+	}
+	nr = sysnames_nr(p->sysnames, x);
+	if (nr < 0) {
+		spec_error(p->spec, &sp->event.loc, 0, "syscall '%s' is not in the target's syscall table "
+			   "(%s), so attach: %s cannot test for it", x, p->sysnames->source ?
+			   p->sysnames->source : "syscalls", attach_name(pr->attach));
+		return -EINVAL;
+	}
+	pr->sys_nr = nr;
+	pr->sys_exit = exit;
+	pr->uses_ctx = true;
+	p->any_sysregs = true;	/* tpgen_syscall_nr(), PT_REGS_PARMn_CORE_SYSCALL() */
+	p->any_core = true;
+	return 0;
+}
+
+/* The field of syscalls/sys_enter_X named 'name' that is argument *idx. */
+static const struct tp_field *arg_field(const struct tp_event *ev, const char *name, int *idx)
+{
+	for (int i = 0; i < ev->nr_fields; i++) {
+		const struct tp_field *f = &ev->fields[i];
+
+		if (strcmp(f->name, name) || f->common || f->offset < SYS_ARGS_OFF)
+			continue;
+		*idx = (f->offset - SYS_ARGS_OFF) / 8;
+		return f;
+	}
+	return NULL;
+}
+
+int sysargs_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const struct pprobe *pr = r->pr;
+	const struct tp_field *f;
+	int idx;
+
+	if (!pr->sys_ev || pr->sys_exit)
+		return -ENOENT;	/* sys_exit: 'ret' is the raw tracepoint's own argument */
+	f = arg_field(pr->sys_ev, name, &idx);
+	if (!f)
+		return -ENOENT;
+	if (f->size != 8 || (f->offset - SYS_ARGS_OFF) % 8 || idx >= SYS_ARGS_MAX) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' of %s/%s (%s at %u) is not one of the "
+			   "syscall's six register arguments", name, pr->sys_ev->sys, pr->sys_ev->name,
+			   f->type, f->offset);
+		return -EINVAL;
+	}
+	v->src = PV_SYSARG;
+	v->sys_arg = idx;
+	v->field = f;
+	switch (f->kind) {
+	case FIELD_SCALAR:
+		v->kind = PV_INT;
+		v->size = 8;
+		v->is_signed = f->is_signed;
+		syscall_arg_type(f, v);
+		v->narrow = false;
+		break;
+	case FIELD_POINTER:
+		if (!strcmp(f->type, "const char *") || !strcmp(f->type, "char *")) {
+			v->kind = PV_STR;	/* a string in the caller's memory */
+			v->size = 0;
+			v->str_ptr = true;
+		} else {
+			v->kind = PV_PTR;
+			v->size = 8;
+		}
+		break;
+	default:
+		spec_error(r->p->spec, &r->src->loc, off, "field '%s' (%s) has a type tpgen cannot read here "
+			   "(integers, pointers and char strings only)", name, f->type);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int sysargs_names_of(const struct pprobe *pr, const char ***names)
+{
+	int idx, n = 0;
+
+	*names = NULL;
+	if (!pr->sys_ev || pr->sys_exit)
+		return 0;
+	for (int i = 0; i < pr->sys_ev->nr_fields; i++) {
+		const struct tp_field *f = &pr->sys_ev->fields[i];
+
+		if (arg_field(pr->sys_ev, f->name, &idx) != f)
+			continue;
+		*names = xrealloc(*names, (n + 1) * sizeof(**names));
+		(*names)[n++] = f->name;
+	}
+	return n;
+}
+
+void sysargs_emit_test(struct strbuf *sb, const struct pprobe *pr, const char *leave)
+{
+	const char *x;
+
+	if (!pr->sys_ev)
+		return;
+	x = pr->sys_ev->name + (pr->sys_exit ? 9 : 10);
+	/* the raw tracepoint fires for every syscall: this entry is X's */
+	sb_printf(sb, "\t/* %s is syscall %d on the target */\n", x, pr->sys_nr);
+	if (pr->sys_exit)
+		sb_printf(sb, "\tif (tpgen_syscall_nr((struct pt_regs *)ctx[0]) != %d)\n\t\t%s\n",
+			  pr->sys_nr, leave);
+	else
+		sb_printf(sb, "\tif (ctx[1] != %d)\n\t\t%s\n", pr->sys_nr, leave);
+}
+
+/* The register of argument i: libbpf's accessors, a sixth from tpgen.h (libbpf 1.1 has none) */
+static void emit_reg(struct strbuf *sb, int i)
+{
+	if (i < 5)
+		sb_printf(sb, "PT_REGS_PARM%d_CORE_SYSCALL((struct pt_regs *)ctx[0])", i + 1);
+	else
+		sb_puts(sb, "tpgen_syscall_arg6((struct pt_regs *)ctx[0])");
+}
+
+void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v)
+{
+	if (v->kind == PV_INT)
+		sb_printf(sb, "(%s)", pvalue_ctype(v));
+	emit_reg(sb, v->sys_arg);
+}
+
+void sysargs_emit_ptr(struct strbuf *sb, const struct pvalue *v)
+{
+	sb_puts(sb, "(__u64)");
+	emit_reg(sb, v->sys_arg);
+}
+
+void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent)
+{
+	sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)", indent, dst, dst);
+	emit_reg(sb, v->sys_arg);
+	sb_puts(sb, ");\n");
+}

@@ -14,7 +14,7 @@
 require_live
 cd "$TPGEN_ROOT"
 gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen tests/btfcheck/btfcheck.c \
-	gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c gen/lib/util.c gen/input/fileio.c gen/lib/ident.c -lbpf -lelf -lz -lpthread -o "$T/btfcheck" ||
+	gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c gen/lib/util.c gen/lib/term.c gen/lib/diag.c gen/input/fileio.c gen/lib/ident.c -lbpf -lelf -lz -lpthread -o "$T/btfcheck" ||
 	fail "building btfcheck failed"
 cd "$T"
 

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"
 gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen $(pkg-config --cflags libtraceevent) \
-	tests/oracle/oracle.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c gen/lib/util.c gen/input/fileio.c gen/lib/ident.c \
+	tests/oracle/oracle.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c gen/lib/util.c gen/lib/term.c gen/lib/diag.c gen/input/fileio.c gen/lib/ident.c \
 	$(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" || fail "building the oracle failed"
 
 # the count line's numbers: events, skipped

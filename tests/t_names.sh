@@ -14,7 +14,7 @@ cd "$TPGEN_ROOT"
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter -D_GNU_SOURCE -Igen \
 	tests/unit/names_unit.c gen/input/printfmt.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/input/sysnames.c \
-	gen/input/kread.c gen/lib/util.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c bpf/tpgen_names.c -lcmocka -lbpf -lpthread \
+	gen/input/kread.c gen/lib/util.c gen/lib/term.c gen/lib/diag.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c bpf/tpgen_names.c -lcmocka -lbpf -lpthread \
 	-o "$T/unit" ||
 	fail "building the unit tests failed"
 ASAN_OPTIONS=detect_leaks=1 "$T/unit" || fail "unit tests failed"
@@ -22,7 +22,7 @@ ASAN_OPTIONS=detect_leaks=1 "$T/unit" || fail "unit tests failed"
 require_live
 command -v bpftrace >/dev/null || skip "no bpftrace"
 gcc -std=gnu11 -O1 -g -Wall -Wextra -Werror -D_GNU_SOURCE -Igen tests/names/sysnames_tool.c gen/input/sysnames.c \
-	gen/input/kread.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/lib/util.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c \
+	gen/input/kread.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/lib/util.c gen/lib/term.c gen/lib/diag.c gen/lib/ident.c gen/input/fileio.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c \
 	-lbpf -lpthread -o "$T/sysnames_tool" ||
 	fail "building sysnames_tool failed"
 

@@ -16,7 +16,7 @@ cd "$TPGEN_ROOT"
 clang -std=gnu11 -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-Wall -Wextra -Werror -D_GNU_SOURCE -Igen -Ibpf $(pkg-config --cflags libtraceevent) \
 	tests/oracle/printfmt_oracle.c gen/input/printfmt.c gen/input/pfexpr.c gen/input/pftokens.c gen/input/pfeval.c gen/input/pfbtf.c gen/input/tracefs.c gen/input/tracefs_dir.c gen/input/fieldtype.c \
-	gen/lib/util.c gen/lib/ident.c gen/input/fileio.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
+	gen/lib/util.c gen/lib/term.c gen/lib/diag.c gen/lib/ident.c gen/input/fileio.c bpf/tpgen_names.c $(pkg-config --libs libtraceevent) -lbpf -lpthread -o "$T/oracle" ||
 	fail "building the oracle failed"
 # libtraceevent leaks a little in tep_parse_format(); everything else is checked
 export ASAN_OPTIONS=detect_leaks=0

@@ -5,7 +5,7 @@
  * The model then only holds text that is safe wherever an emitter puts it:
  * C code, C strings and comments, depfiles, terminals. Diagnostics quote
  * what they refuse with ident_quote(), and util.c's diagnostics pass every
- * byte through ident_term(), so no control byte reaches a terminal.
+ * byte through term_quote() (term.h), so no control byte reaches a terminal.
  */
 #ifndef __TPGEN_IDENT_H
 #define __TPGEN_IDENT_H
@@ -54,12 +54,5 @@ int ident_check_btf(const struct btf *btf, const char *path);
 void ident_quote(struct strbuf *sb, const char *s);
 /* The same, in a new string. */
 char *ident_quoted(const char *s);
-
-/*
- * Append s[0..n) for a terminal: valid UTF-8 passes, C0 and C1 control
- * bytes (but tab, with 'tabs'), DEL and bytes of invalid UTF-8 become \n,
- * \t, \r, \e or \xNN.
- */
-void ident_term(struct strbuf *sb, const char *s, size_t n, bool tabs);
 
 #endif /* __TPGEN_IDENT_H */

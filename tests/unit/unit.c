@@ -23,6 +23,7 @@
 #include "lib/cstring.h"
 #include "model/expr.h"
 #include "lib/ident.h"
+#include "lib/term.h"
 #include "lib/json.h"
 #include "model/model.h"
 #include "input/spec.h"
@@ -395,10 +396,10 @@ static void test_ident(void **state)
 	assert_string_equal(q, "'a\\'\\\\\\n\\t\\x1b\\xff'");
 	free(q);
 	sb_init(&sb);
-	ident_term(&sb, "ok \xc3\xa9 \x1b[2J\n\t\x9b\xc2\x9b\xff", 16, false);
+	term_quote(&sb, "ok \xc3\xa9 \x1b[2J\n\t\x9b\xc2\x9b\xff", 16, false);
 	assert_string_equal(sb.buf, "ok \xc3\xa9 \\e[2J\\n\\t\\x9b\\xc2\\x9b\\xff");
 	sb_reset(&sb);
-	ident_term(&sb, "a\tb", 3, true);
+	term_quote(&sb, "a\tb", 3, true);
 	assert_string_equal(sb.buf, "a\tb");
 	sb_free(&sb);
 }

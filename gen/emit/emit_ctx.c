@@ -57,15 +57,6 @@ void emit_fixed_types(struct strbuf *out)
 		"typedef long long unsigned int __u64;\n\n");
 }
 
-void ctx_put_member_name(struct strbuf *out, const struct tp_field *f)
-{
-	if (f->kind == FIELD_DATA_LOC)
-		sb_add(out, "__data_loc_", 11);
-	else if (f->kind == FIELD_REL_LOC)
-		sb_add(out, "__rel_loc_", 10);
-	sb_puts(out, f->cname);
-}
-
 /* "unsigned short, 0": the kernel's spelling and the offset, for the comment. */
 static void put_spelling(struct strbuf *out, const struct tp_field *f)
 {

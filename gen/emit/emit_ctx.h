@@ -17,7 +17,14 @@ void ctx_emit_accessors(struct strbuf *out, const struct tp_event *ev);
 /* emit_ctx_sys.c: --core, the struct syscall_trace_enter/exit flavor ev is read through */
 void ctx_emit_sys_struct(struct strbuf *out, const struct tp_event *ev, int ncommon, const char *entry);
 
-/* emit_ctx.c: a field's member, "__data_loc_filename" for __data_loc field filename */
-void ctx_put_member_name(struct strbuf *out, const struct tp_field *f);
+/* A field's member: "__data_loc_filename" for __data_loc field filename. */
+static inline void ctx_put_member_name(struct strbuf *out, const struct tp_field *f)
+{
+	if (f->kind == FIELD_DATA_LOC)
+		sb_add(out, "__data_loc_", 11);
+	else if (f->kind == FIELD_REL_LOC)
+		sb_add(out, "__rel_loc_", 10);
+	sb_puts(out, f->cname);
+}
 
 #endif /* __TPGEN_EMIT_CTX_H */

@@ -12,171 +12,11 @@
 #include "emit/emit_prog.h"
 #include "model/sysargs.h"
 
-const char *pvalue_ctype(const struct pvalue *v)
-{
-	struct expr_type t = { ET_INT, v->kind == PV_PTR ? 8 : v->size, v->kind == PV_INT && v->is_signed, false };
-
-	return expr_ctype(&t);
-}
-
 /*
  * How a probe's function leaves early: "return;", or once it holds values a
  * join found and must delete, "goto out;" (out: deletes them).
  */
 static const char *leave = "return;";
-
-/* The stack map of kstack and ustack (prog->stack_map). */
-static const char *stack_map;
-
-/* An integer value as a C expression. */
-void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
-{
-	if (v->kind == PV_PTR)
-		sb_puts(sb, "(__u64)");
-	switch (v->src) {
-	case PV_CTX:
-		if (pr->ev->core_sys) {
-			/* CO-RE: through syscall_trace_enter/exit, typed as declared */
-			sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
-			break;
-		}
-		if (v->narrow || (pr->ev->core_class && v->field->core_ptr))
-			sb_printf(sb, "(%s)", pvalue_ctype(v));	/* core_ptr: a void * in the CO-RE struct */
-		sb_printf(sb, "ctx->%s", v->field->cname);
-		break;
-	case PV_RAW:
-		if (v->is_bool)
-			sb_puts(sb, "(__u8)");
-		if (v->path && v->btf_direct) {
-			const char *p;
-
-			/* "mm, owner" -> p->mm->owner: a plain load in tp_btf, no helper call */
-			sb_printf(sb, "%s->", v->arg_local);
-			for (p = v->path; *p; p++) {
-				if (p[0] == ',' && p[1] == ' ') {
-					sb_puts(sb, "->");
-					p++;
-				} else {
-					sb_putc(sb, *p);
-				}
-			}
-		} else if (v->path) {
-			sb_printf(sb, "BPF_CORE_READ%s(%s, %s)", v->user_mem ? "_USER" : "", v->arg_local, v->path);
-		} else {
-			sb_printf(sb, "args->%s", v->arg);
-		}
-		break;
-	case PV_SYSARG:
-		sysargs_emit_value(sb, v);
-		break;
-	case PV_CPU:
-		sb_puts(sb, "bpf_get_smp_processor_id()");
-		break;
-	case PV_TID:
-		sb_puts(sb, "(__s32)bpf_get_current_pid_tgid()");
-		break;
-	case PV_PID:
-		sb_puts(sb, "(__s32)(bpf_get_current_pid_tgid() >> 32)");
-		break;
-	case PV_PPID:
-		sb_puts(sb, "BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), real_parent, tgid)");
-		break;
-	case PV_UID:
-		sb_puts(sb, "(__u32)bpf_get_current_uid_gid()");
-		break;
-	case PV_GID:
-		sb_puts(sb, "(__u32)(bpf_get_current_uid_gid() >> 32)");
-		break;
-	case PV_TIME:
-		sb_puts(sb, "bpf_ktime_get_ns()");
-		break;
-	case PV_CGROUP:
-		sb_puts(sb, "bpf_get_current_cgroup_id()");
-		break;
-	case PV_SAVED:
-		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
-		break;
-	case PV_LET:
-		sb_puts(sb, pr->lets[v->let].local);
-		break;
-	case PV_EXPR:
-		emit_expr(sb, pr, v->expr);
-		break;
-	case PV_KSTACK:
-		sb_printf(sb, "(__u64)(__u32)bpf_get_stackid(ctx, &%s, 0)", stack_map);
-		break;
-	case PV_USTACK:
-		/* the process beside its stack: the loader reads its ELF files */
-		sb_printf(sb, "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "
-			  "(__u32)bpf_get_stackid(ctx, &%s, BPF_F_USER_STACK))", stack_map);
-		break;
-	case PV_COMM:
-	case PV_USTR:
-	case PV_UARGV:
-		break;
-	}
-}
-
-/* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
-static void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
-{
-	if (pr->ev->core_sys)
-		sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
-	else
-		sb_printf(sb, "ctx->%s", v->field->cname);
-}
-
-/* Copy the string 'v' into the char array 'dst' (an lvalue), NUL-terminated. */
-void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v,
-			  const char *dst, const char *indent)
-{
-	switch (v->src) {
-	case PV_CTX:
-		if (v->field->kind == FIELD_ARRAY)
-			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,
-				  v->field->cname);
-		else
-			sb_printf(sb, "%s%s__read_%s(ctx, %s, sizeof(%s));\n", indent, pr->ev->struct_name,
-				  v->field->cname, dst, dst);
-		break;
-	case PV_UARGV:
-		sb_printf(sb, "%stpgen_read_argv(%s, (const char *const *)(unsigned long)ctx->%s);\n", indent, dst,
-			  v->field->cname);
-		break;
-	case PV_USTR:
-		/* a syscall's argument: the string is in the caller's memory */
-		sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), %s", indent, dst, dst,
-			  pr->ev->core_sys ? "" : "(const void *)(unsigned long)");
-		emit_ustr_addr(sb, pr, v);
-		sb_puts(sb, ");\n");
-		break;
-	case PV_RAW:
-		if (!v->str_ptr)
-			sb_printf(sb, "%sBPF_CORE_READ%s_STR_INTO(&%s, %s, %s);\n", indent, v->user_mem ? "_USER" : "",
-				  dst, v->arg_local, v->path);
-		else if (v->path)
-			sb_printf(sb, "%sbpf_probe_read_%s_str(%s, sizeof(%s), BPF_CORE_READ%s(%s, %s));\n", indent,
-				  v->user_mem ? "user" : "kernel", dst, dst, v->user_mem ? "_USER" : "", v->arg_local,
-				  v->path);
-		else
-			sb_printf(sb, "%sbpf_probe_read_kernel_str(%s, sizeof(%s), args->%s);\n", indent, dst, dst,
-				  v->arg);
-		break;
-	case PV_SYSARG:
-		sysargs_emit_read_str(sb, v, dst, indent);
-		break;
-	case PV_COMM:
-		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
-		break;
-	case PV_SAVED:
-		/* argv: every string, and the count and cut at its end */
-		sb_printf(sb, "%sbpf_probe_read_kernel%s(%s, sizeof(%s), %s->%s);\n", indent, v->argv ? "" : "_str",
-			  dst, dst, pr->joins[v->join].local, v->member);
-		break;
-	default:
-		break;
-	}
-}
 
 /* "obj.member = value;" for each item */
 static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items,
@@ -255,7 +95,7 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 		}
 		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
 		if (v->src == PV_SYSARG) {
-			sysargs_emit_ptr(sb, v);
+			emit_sysarg_ptr(sb, v);
 		} else {
 			sb_puts(sb, pr->ev->core_sys ? "(__u64)(unsigned long)" : "(__u64)");
 			emit_ustr_addr(sb, pr, v);
@@ -485,7 +325,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_filter_decls(sb, pr);
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
-	sysargs_emit_test(sb, pr, leave);
+	emit_sysarg_test(sb, pr, leave);
 	/*
 	 * -p/-c: the current task, unless the entry ends what a save began (a
 	 * join that deletes): the save tested the task it was about, which
@@ -577,7 +417,6 @@ void emit_handlers(struct strbuf *sb, const struct prog *p)
 {
 	int i;
 
-	stack_map = p->stack_map;
 	for (i = 0; i < p->nr_probes; i++)
 		emit_probe(sb, p, &p->probes[i]);
 	for (i = 0; i < p->nr_probes; i++)

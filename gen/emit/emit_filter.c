@@ -10,32 +10,6 @@
 #include "lib/cstring.h"
 #include "emit/emit_prog.h"
 
-static void eop_value(void *ctx, struct strbuf *sb, int ref)
-{
-	const struct pprobe *pr = ctx;
-
-	emit_value(sb, pr, &pr->vals[ref]);
-}
-
-static void eop_string(void *ctx, struct strbuf *sb, int ref)
-{
-	const struct pprobe *pr = ctx;
-	const struct pvalue *v = &pr->vals[ref];
-
-	if (v->src == PV_SAVED)
-		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
-	else
-		sb_printf(sb, pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
-}
-
-void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
-{
-	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
-					   .lit_prefix = pr->lit_prefix };
-
-	expr_emit(sb, e, &ops, (void *)pr);
-}
-
 static bool has_strings(const struct expr *e)
 {
 	return e && (e->op == EX_STR || has_strings(e->a) || has_strings(e->b) || has_strings(e->c));
@@ -57,8 +31,6 @@ static void conjuncts(const struct expr *e, const struct expr ***out, int *nr)
 static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct expr **v, const bool *pick, int n,
 		      bool strings, const char *leave)
 {
-	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
-					   .lit_prefix = pr->lit_prefix };
 	int i, m = 0, last = -1;
 
 	for (i = 0; i < n; i++)
@@ -70,7 +42,7 @@ static void emit_test(struct strbuf *sb, const struct pprobe *pr, const struct e
 		return;
 	if (m == 1) {
 		sb_puts(sb, "\tif (");
-		expr_emit_not(sb, v[last], &ops, (void *)pr);
+		emit_expr_not(sb, pr, v[last]);
 		sb_printf(sb, ")\n\t\t%s\n", leave);
 		return;
 	}

@@ -21,14 +21,21 @@
 /* gen/emit_maps.c */
 void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);
 
-/* gen/emit_bpf.c */
+/* gen/emit/emit_value.c: values and expressions as BPF C */
 const char *pvalue_ctype(const struct pvalue *v);
 void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);
 void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v, const char *dst,
 		   const char *indent);
-
-/* gen/emit_filter.c */
 void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
+void emit_expr_not(struct strbuf *sb, const struct pprobe *pr, const struct expr *e);
+/* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
+void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v);
+/* The syscall test at the top of a raw_tp/tp_btf entry on syscalls/sys_{enter,exit}_X. */
+void emit_sysarg_test(struct strbuf *sb, const struct pprobe *pr, const char *leave);
+/* A char * argument's address in the caller's memory, as a __u64. */
+void emit_sysarg_ptr(struct strbuf *sb, const struct pvalue *v);
+
+/* gen/emit/emit_filter.c */
 void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr);
 enum filter_phase { FILTER_EVENT, FILTER_JOINED };
 void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave);

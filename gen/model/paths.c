@@ -299,6 +299,7 @@ void path_split(const char *ref, char *buf, size_t size, const char **name, cons
  * A member path through a pointer field of a tracepoint's record:
  * "((struct sock *)skaddr)->__sk_common.skc_family", or "p->pid" where the
  * format file names the field's struct. CO-RE reads from a local holding it.
+ * -ENOENT, reported by the caller, when the path does not start at a field.
  */
 int path_resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
@@ -317,7 +318,7 @@ int path_resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, siz
 		if (!strcmp(ev->fields[i].name, base))
 			f = &ev->fields[i];
 	if (!f)
-		return unknown_field(r, base, off);
+		return -ENOENT;
 	if (f->offset < 8 || !(f->kind == FIELD_POINTER || (f->kind == FIELD_SCALAR && f->size == 8))) {
 		spec_error(r->p->spec, &r->src->loc, off, "'%s' (%s) is not a pointer: no member path "
 			   "through it", base, f->type);

@@ -75,6 +75,7 @@ struct pvalue {
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
 	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
+	const char *stack_map;	/* PV_KSTACK, PV_USTACK: the program's stack map (not owned) */
 	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
 	bool user_str;		/* a saved member read from a syscall's char * (user memory) */
 	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
@@ -294,8 +295,6 @@ int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
 int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
 void pvalue_clear(struct pvalue *v);
 int unknown_field(struct resolver *r, const char *name, size_t off);
-/* The width and sign a syscalls/ event's argument is declared with (an 8-byte field). */
-void syscall_arg_type(const struct tp_field *f, struct pvalue *v);
 
 /* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
 int load_template(const char *dir, const char *name, char **text);

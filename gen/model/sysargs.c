@@ -144,6 +144,17 @@ int sysargs_probe(struct prog *p, struct pprobe *pr)
 }
 
 /* The field of syscalls/sys_enter_X named 'name' that is argument *idx. */
+/*
+ * syscalls/ events keep each argument in 8 bytes (unsigned, as the kernel's
+ * unsigned long args[]); the argument's declared type says its width and
+ * sign (core_sys.c), so that 'pid == -1' on kill's pid_t means what it says.
+ */
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
+{
+	if (sys_arg_type(f, &v->size, &v->is_signed))
+		v->narrow = v->size < 8;
+}
+
 static const struct tp_field *arg_field(const struct tp_event *ev, const char *name, int *idx)
 {
 	for (int i = 0; i < ev->nr_fields; i++) {
@@ -219,49 +230,4 @@ int sysargs_names_of(const struct pprobe *pr, const char ***names)
 		(*names)[n++] = f->name;
 	}
 	return n;
-}
-
-void sysargs_emit_test(struct strbuf *sb, const struct pprobe *pr, const char *leave)
-{
-	const char *x;
-
-	if (!pr->sys_ev)
-		return;
-	x = pr->sys_ev->name + (pr->sys_exit ? 9 : 10);
-	/* the raw tracepoint fires for every syscall: this entry is X's */
-	sb_printf(sb, "\t/* %s is syscall %d on the target */\n", x, pr->sys_nr);
-	if (pr->sys_exit)
-		sb_printf(sb, "\tif (tpgen_syscall_nr((struct pt_regs *)ctx[0]) != %d)\n\t\t%s\n",
-			  pr->sys_nr, leave);
-	else
-		sb_printf(sb, "\tif (ctx[1] != %d)\n\t\t%s\n", pr->sys_nr, leave);
-}
-
-/* The register of argument i: libbpf's accessors, a sixth from tpgen.h (libbpf 1.1 has none) */
-static void emit_reg(struct strbuf *sb, int i)
-{
-	if (i < 5)
-		sb_printf(sb, "PT_REGS_PARM%d_CORE_SYSCALL((struct pt_regs *)ctx[0])", i + 1);
-	else
-		sb_puts(sb, "tpgen_syscall_arg6((struct pt_regs *)ctx[0])");
-}
-
-void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v)
-{
-	if (v->kind == PV_INT)
-		sb_printf(sb, "(%s)", pvalue_ctype(v));
-	emit_reg(sb, v->sys_arg);
-}
-
-void sysargs_emit_ptr(struct strbuf *sb, const struct pvalue *v)
-{
-	sb_puts(sb, "(__u64)");
-	emit_reg(sb, v->sys_arg);
-}
-
-void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent)
-{
-	sb_printf(sb, "%sbpf_probe_read_user_str(%s, sizeof(%s), (const void *)", indent, dst, dst);
-	emit_reg(sb, v->sys_arg);
-	sb_puts(sb, ");\n");
 }

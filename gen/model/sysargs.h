@@ -21,6 +21,7 @@ struct inputs;
 struct prog;
 struct pprobe;
 struct pvalue;
+struct tp_field;
 struct resolver;
 struct spec;
 struct strbuf;
@@ -47,13 +48,7 @@ int sysargs_probe(struct prog *p, struct pprobe *pr);
 int sysargs_value(struct resolver *r, struct pvalue *v, const char *name, size_t off);
 /* Names a probe offers besides its raw arguments ('unknown field' hints). */
 int sysargs_names_of(const struct pprobe *pr, const char ***names);
-/* The syscall test at the top of the probe's function, when it has one. */
-void sysargs_emit_test(struct strbuf *sb, const struct pprobe *pr, const char *leave);
-/* A PV_SYSARG integer or pointer as a C expression. */
-void sysargs_emit_value(struct strbuf *sb, const struct pvalue *v);
-/* Copy a PV_SYSARG string (user memory) into the char array 'dst'. */
-void sysargs_emit_read_str(struct strbuf *sb, const struct pvalue *v, const char *dst, const char *indent);
-/* A char * argument's address in the caller's memory, as a __u64. */
-void sysargs_emit_ptr(struct strbuf *sb, const struct pvalue *v);
+/* The width and sign a syscalls/ event's argument is declared with (an 8-byte field). */
+void syscall_arg_type(const struct tp_field *f, struct pvalue *v);
 
 #endif /* __TPGEN_SYSARGS_H */

@@ -190,17 +190,6 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	}
 }
 
-/*
- * syscalls/ events keep each argument in 8 bytes (unsigned, as the kernel's
- * unsigned long args[]); the argument's declared type says its width and
- * sign (core_sys.c), so that 'pid == -1' on kill's pid_t means what it says.
- */
-void syscall_arg_type(const struct tp_field *f, struct pvalue *v)
-{
-	if (sys_arg_type(f, &v->size, &v->is_signed))
-		v->narrow = v->size < 8;
-}
-
 static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
 	const struct tp_event *ev = r->pr->ev;
@@ -460,6 +449,13 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		goto add;
 	if (pr->attach == ATTACH_TRACEPOINT && (path_has_members(name) || strchr(name, '.'))) {
 		err = path_resolve_ctx(r, &v, name, off);
+		if (err == -ENOENT) {
+			char buf[512];
+			const char *base, *cast, *path;
+
+			path_split(name, buf, sizeof(buf), &base, &cast, &path);
+			return unknown_field(r, base, off);
+		}
 		if (err)
 			return err;
 		goto add;
@@ -483,6 +479,7 @@ int value_find(struct resolver *r, const char *name, size_t off)
 			v.stack = b->src == PV_KSTACK ? STACK_KERNEL : STACK_USER;
 			if (!r->p->stack_map)
 				r->p->stack_map = prog_ident(r->p, "stackmap");
+			v.stack_map = r->p->stack_map;
 		}
 	}
 add:

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# Build and run every tests/fuzz/fuzz_<name>.c (sources it needs in fuzz_<name>.srcs,
+# Build and run every tests/fuzz/fuzz_<name>.c (sources it needs in fuzz_<name>.srcs, globs allowed,
 # seed corpus in corpus/<name>/) for FUZZ_SECONDS (60) each. Exit 1 on any finding.
 # Usage: tests/fuzz/run.sh [OUTDIR] [NAME...]
 cd "$(dirname "$0")/../.." || exit 1

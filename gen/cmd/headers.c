@@ -163,7 +163,8 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 			outputs_add(o, output, &sb);
 			for (i = 0; i < in->nr_read; i++)
 				outputs_dep(o, in->read[i]);
-			kmods_deps(&km, o);
+			for (i = 0; i < km.nr; i++)	/* the module BTFs read */
+				outputs_dep(o, km.m[i].path);
 		}
 		sb_free(&sb);
 		free(banner);

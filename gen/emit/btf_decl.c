@@ -10,10 +10,9 @@
  */
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
-
-#define MAX_CHAIN	32	/* longer chains are malformed */
 
 static const char *name_of(const struct btf *btf, const struct btf_type *t)
 {
@@ -141,15 +140,15 @@ static bool put_chain(const struct btf *btf, const __u32 *ids, int cnt, const ch
 /* btf_dump_emit_type_decl(): push the chain down to its base type, then print it. */
 static bool put_decl(const struct btf *btf, __u32 id, const char *fname, struct strbuf *sb, int depth)
 {
-	__u32 ids[MAX_CHAIN];
+	__u32 ids[BTF_MAX_DEPTH];
 	int cnt = 0;
 
-	if (depth > MAX_CHAIN)
+	if (depth > BTF_MAX_DEPTH)
 		return false;
 	for (;;) {
 		const struct btf_type *t;
 
-		if (cnt == MAX_CHAIN)
+		if (cnt == BTF_MAX_DEPTH)
 			return false;
 		ids[cnt++] = id;
 		if (!id)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "lib/cstring.h"
 #include "emit/emit_prog.h"
 

@@ -3,20 +3,9 @@
 #ifndef __TPGEN_EMIT_PROG_H
 #define __TPGEN_EMIT_PROG_H
 
+#include "lib/limits.h"
 #include "emit/emit.h"
 #include "model/prog.h"
-
-/* Strings of no fixed size: bytes kept in records, in keys and in filters. */
-#define RECORD_STR_MAX	256
-#define KEY_STR_MAX	64
-#define FILTER_STR_MAX	128
-/* Keys a hash map holds; one more is counted as lost. */
-#define MAP_ENTRIES	10240
-/* kstack, ustack: frames of a stack (the kernel's default sysctl kernel.perf_event_max_stack), stacks kept */
-#define STACK_DEPTH	127
-#define STACK_ENTRIES	4096
-/* argv: bytes kept of an argv-style array (tpgen_read_argv()) */
-#define ARGV_SIZE	1024
 
 /* gen/emit_maps.c */
 void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);

@@ -17,12 +17,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "lib/limits.h"
 #include "input/fieldtype.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
-#define MAX_DEPTH	32	/* type chains longer than this are malformed */
 
 /* libbpf's last warning while parsing: its reason goes into our one message. */
 static char libbpf_msg[256];
@@ -541,7 +541,7 @@ static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char 
 	const char *name, *base = "void";
 	char *tag = NULL;
 
-	for (; id && t && depth < MAX_DEPTH; depth++) {
+	for (; id && t && depth < BTF_MAX_DEPTH; depth++) {
 		if (btf_is_const(t))
 			is_const = true;
 		else if (btf_is_volatile(t))
@@ -551,7 +551,7 @@ static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char 
 		id = t->type;
 		t = btf__type_by_id(btf, id);
 	}
-	if (id && t && depth < MAX_DEPTH && btf_is_ptr(t)) {
+	if (id && t && depth < BTF_MAX_DEPTH && btf_is_ptr(t)) {
 		size_t len;
 
 		sa_pointee(btf, t->type, sb, fwd, depth + 1);
@@ -564,7 +564,7 @@ static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char 
 		return;
 	}
 	name = id && t && t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-	if (!id || !t || depth >= MAX_DEPTH) {
+	if (!id || !t || depth >= BTF_MAX_DEPTH) {
 		/* void */
 	} else if (btf_is_int(t)) {
 		__u8 enc = btf_int_encoding(t);

@@ -13,10 +13,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "input/btf_index.h"
 #include "lib/util.h"
-
-#define MAX_DEPTH	32	/* type chains longer than this are malformed */
 
 static void push(struct name_vec *v, const char *name, __u32 id)
 {
@@ -125,7 +124,7 @@ const struct btf_type *btf_index_proto(const struct btf *btf, __u32 id, __u32 *p
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	int depth;
 
-	for (depth = 0; t && depth < MAX_DEPTH; depth++) {
+	for (depth = 0; t && depth < BTF_MAX_DEPTH; depth++) {
 		if (btf_is_func_proto(t)) {
 			*proto_id = id;
 			return t;

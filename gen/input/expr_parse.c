@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "model/expr.h"
 
 enum tok {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/limits.h"
 #include "lib/util.h"
 
 /* What kind of file st is, for "not a regular file (a FIFO)". */

@@ -14,12 +14,12 @@
 #include <sys/utsname.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "input/inputs.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
 
-#define RELEASE_FILE_MAX	4096
 /* BTF and the format files may load at once (tpgen headers): one list, one lock */
 static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
 

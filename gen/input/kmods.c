@@ -10,15 +10,14 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "input/inputs.h"
 #include "input/kmods.h"
-#include "out/output.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
 
 #define SYSFS_BTF	"/sys/kernel/btf"
-#define MODULE_NAME_MAX	55	/* the kernel's MODULE_NAME_LEN less its NUL */
 
 /* Why 'name' is not a module's name, or NULL. */
 static const char *name_why(const char *name)
@@ -127,12 +126,6 @@ void kmods_add_rawtps(const struct kmods *km, struct raw_tps *r)
 {
 	for (int i = 0; i < km->nr; i++)
 		rawtp_add_module(r, km->m[i].btf, km->m[i].name);
-}
-
-void kmods_deps(const struct kmods *km, struct outputs *o)
-{
-	for (int i = 0; i < km->nr; i++)
-		outputs_dep(o, km->m[i].path);
 }
 
 void kmods_free(struct kmods *km)

@@ -7,10 +7,10 @@
  */
 #ifndef __TPGEN_KMODS_H
 #define __TPGEN_KMODS_H
+#include "lib/limits.h"
 
 struct btf;
 struct inputs;
-struct outputs;
 struct raw_tps;
 
 struct kmod {
@@ -25,9 +25,6 @@ struct kmods {
 	unsigned long long hash; /* FNV-1a of the vmlinux BTF's hash, names and files, for banners */
 };
 
-/* At most this many module BTFs (the kernel has one per loaded module). */
-#define KMODS_MAX	4096
-
 /*
  * The module BTFs beside the inputs' BTF (in->btf, loaded): a snapshot's
  * DIR/btf/, or the live /sys/kernel/btf/; none with --btf FILE. 0 (maybe
@@ -37,8 +34,6 @@ struct kmods {
 int kmods_load(struct inputs *in, struct kmods *km);
 /* Their raw tracepoints, added to r (rawtp_add_module()). */
 void kmods_add_rawtps(const struct kmods *km, struct raw_tps *r);
-/* Each file read into a depfile. */
-void kmods_deps(const struct kmods *km, struct outputs *o);
 void kmods_free(struct kmods *km);
 
 #endif /* __TPGEN_KMODS_H */

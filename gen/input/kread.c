@@ -6,6 +6,7 @@
 #include <linux/bpf.h>
 #include <bpf/bpf.h>
 
+#include "lib/limits.h"
 #include "input/kread.h"
 #include "lib/util.h"
 

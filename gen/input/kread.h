@@ -10,8 +10,7 @@
 #define __TPGEN_KREAD_H
 
 #include <stdbool.h>
-
-#define KREAD_MAX	256	/* bytes one read copies */
+#include "lib/limits.h"
 
 struct kread {
 	int map_fd;

@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "input/pfexpr.h"
-
-#define PF_MAX_DEPTH	64	/* nesting of parentheses and operators */
 
 static const struct pf_type t_int = { 32, true }, t_uint = { 32, false };
 

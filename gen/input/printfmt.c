@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "input/printfmt.h"
 
 struct reader {
@@ -28,8 +29,6 @@ struct reader {
 	const struct pf_env *env;
 	struct printfmt *pf;
 };
-
-#define MAX_WARNINGS	16	/* per print fmt; then one line says how many more */
 
 /*
  * Line and column of 'pos' (a print fmt's strings may hold newlines), from
@@ -61,7 +60,7 @@ static void warn(struct reader *r, unsigned int pos, const char *fmt, ...)
 	char *msg;
 	int n, line = 0, col = 0;
 
-	if (++r->warnings > MAX_WARNINGS || diag_quiet_warnings || diag_silent)
+	if (++r->warnings > PRINTFMT_MAX_WARNINGS || diag_quiet_warnings || diag_silent)
 		return;
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
@@ -585,8 +584,8 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 		if (c < ARRAY_SIZE(calls))
 			i = read_table(&r, i) - 1;
 	}
-	if (r.warnings > MAX_WARNINGS && !diag_quiet_warnings)
-		diag_warning(path, line, 0, "%d more __print_* calls left numeric", r.warnings - MAX_WARNINGS);
+	if (r.warnings > PRINTFMT_MAX_WARNINGS && !diag_quiet_warnings)
+		diag_warning(path, line, 0, "%d more __print_* calls left numeric", r.warnings - PRINTFMT_MAX_WARNINGS);
 	free(r.match);
 	pf_toks_free(&toks);
 	return 0;

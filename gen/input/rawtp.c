@@ -22,12 +22,11 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "input/btf_index.h"
 #include "input/fieldtype.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
-
-#define MAX_DEPTH	32	/* type chains longer than this are malformed */
 
 /* The index, and btf_dump to spell kernel types as vmlinux.h does. */
 struct loader {
@@ -107,7 +106,7 @@ static long chain_check(const struct loader *x, __u32 id, int depth)
 	long r, m;
 	int i;
 
-	for (; depth < MAX_DEPTH; depth++) {
+	for (; depth < BTF_MAX_DEPTH; depth++) {
 		if (!id)
 			return 0;
 		t = btf__type_by_id(x->ix.btf, id);

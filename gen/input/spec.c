@@ -10,14 +10,12 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "input/spec.h"
 #include "lib/util.h"
 
 #include "input/spec_yaml.h"
-
-/* Entries of a spec: each is code in the kernel, and a spec is a page. */
-#define SPEC_MAX_ENTRIES	256
 
 static int get_attach(struct loader *ld, yaml_node_t *node, enum attach_kind *a, struct spec_loc *loc)
 {
@@ -298,10 +296,6 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 	return 0;
 }
 
-/* A spec is a page of YAML: deeper nesting or more aliases is a mistake, or an attack. */
-#define SPEC_MAX_DEPTH		16
-#define SPEC_MAX_ALIASES	64
-
 /*
  * Walk the YAML events once before building the document: nesting and
  * aliases are bounded (libyaml's document loader would expand a "billion
@@ -395,8 +389,6 @@ int spec_parse(struct spec **out, const char *path, const char *text, size_t len
 	*out = s;
 	return 0;
 }
-
-#define SPEC_MAX_SIZE	(1024 * 1024)
 
 int spec_load(struct spec **out, const char *path)
 {

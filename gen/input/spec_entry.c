@@ -10,11 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "input/spec_yaml.h"
 #include "lib/util.h"
-
-/* Entries of one kind in one spec entry: more is a mistake, and the verifier's limits are near. */
-#define SPEC_MAX_ITEMS	64
 
 static int add_item(struct loader *ld, struct spec_items *out, yaml_node_t *label, yaml_node_t *val,
 		    const char *what)

@@ -14,12 +14,11 @@
 #include <linux/perf_event.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "input/kread.h"
 #include "model/model.h"
 #include "input/pfexpr.h"
 #include "input/sysnames.h"
-
-#define NAME_MAX_LEN	64
 
 static int by_nr(const void *a, const void *b)
 {
@@ -76,7 +75,7 @@ static bool valid_name(const char *s)
 	for (; s[n]; n++)
 		if (!(islower((unsigned char)s[n]) || isdigit((unsigned char)s[n]) || s[n] == '_'))
 			return false;
-	return n > 0 && n <= NAME_MAX_LEN;
+	return n > 0 && n <= SYSNAMES_NAME_MAX;
 }
 
 /* The byte offset of member 'name' of struct 'type' (looking into anonymous members), or -1. */
@@ -201,16 +200,14 @@ static int read_meta(struct kread *kr, const struct layout *l, unsigned long lon
 		return err;
 	memcpy(&name_ptr, buf + l->meta_name, sizeof(name_ptr));
 	memcpy(nr, buf + l->meta_nr, sizeof(*nr));
-	return kread(kr, name_ptr, name, NAME_MAX_LEN + 1, true);
+	return kread(kr, name_ptr, name, SYSNAMES_NAME_MAX + 1, true);
 }
-
-#define MAX_EVENTS	100000	/* a bound on the walk of the kernel's list of events */
 
 /* One trace_event_call of the list: a syscall enter event of this kernel? Then its number. */
 static void visit(struct kread *kr, const struct layout *l, const struct tp_events *evs,
 		  unsigned long long call, unsigned long long class, struct sysnames *sn, int *cap, int *found)
 {
-	char name[NAME_MAX_LEN + 1], event[NAME_MAX_LEN + 16];
+	char name[SYSNAMES_NAME_MAX + 1], event[SYSNAMES_NAME_MAX + 16];
 	unsigned long long c;
 	int nr;
 
@@ -241,14 +238,14 @@ static int walk_events(struct kread *kr, const struct layout *l, const struct tp
 		return err;
 	visit(kr, l, evs, start, class, sn, &cap, found);
 	node = start + l->call_list;
-	for (i = 0; i < MAX_EVENTS; i++) {
+	for (i = 0; i < SYSNAMES_MAX_EVENTS; i++) {
 		err = kptr(kr, node, &next);	/* list_head.next */
 		if (err || next == start + l->call_list)
 			break;
 		node = next;
 		visit(kr, l, evs, node - l->call_list, class, sn, &cap, found);
 	}
-	if (!err && i == MAX_EVENTS)
+	if (!err && i == SYSNAMES_MAX_EVENTS)
 		err = -ELOOP;
 	return err;
 }
@@ -440,7 +437,7 @@ int sysnames_load(const char *path, struct sysnames *sn)
 		return -EINVAL;
 	}
 	for (line = text; *line && !err; line = next) {
-		char name[NAME_MAX_LEN + 2];
+		char name[SYSNAMES_NAME_MAX + 2];
 		long nr;
 		int used = 0;
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "model/prog.h"
 #include "input/templates.h"
 
@@ -34,8 +35,6 @@ static size_t var_at(const char *s, const char **name)
 	*name = s + 2;
 	return e - s - 2;
 }
-
-#define TMPL_MAX_NEST	4	/* partials in partials */
 
 struct tmpl_ctx {
 	const char *dir;		/* --templates DIR, or NULL */

@@ -12,13 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "input/fieldtype.h"
 #include "lib/ident.h"
 #include "model/model.h"
 #include "lib/util.h"
-
-#define TRACEFS_MAX_RECORD	65536	/* a trace record never exceeds a page; offsets are u16 */
-#define TRACEFS_MAX_FIELDS	1024
 
 static char *trim(char *s)
 {

@@ -17,11 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "model/model.h"
 #include "lib/util.h"
-
-#define TRACEFS_MAX_FORMAT	(256 * 1024)	/* 1024 fields; the largest live one is 5.5 KiB */
 
 /* An events directory: tracefs has header_page; a copy (snapshot) any subdirectory. */
 static int events_dir_check(const char *dir)
@@ -267,7 +266,6 @@ static void *reader_thread(void *arg)
 	return NULL;
 }
 
-#define READER_MAX_THREADS	4
 #define READER_PER_THREAD	64	/* fewer files than this are not worth a thread */
 
 /*

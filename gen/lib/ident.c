@@ -10,10 +10,9 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "lib/util.h"
-
-#define RELEASE_MAX	64	/* __NEW_UTS_LEN */
 
 static bool is_alpha_(unsigned char c)
 {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "lib/limits.h"
 
 /* Exit codes (documented in README and tpgen(1)). */
 #define TPGEN_EXIT_OK		0
@@ -87,7 +88,6 @@ void diag_flush(const struct strbuf *sb);
  * -EFBIG past 'max', else -errno. read_file() allows READ_FILE_MAX.
  */
 #define TPGEN_ENOTREG	4096
-#define READ_FILE_MAX	(16 << 20)
 int read_file(const char *path, char **out, size_t *len);
 int read_file_at(int dirfd, const char *path, size_t max, char **out, size_t *len);
 /* read_file() with the diagnostic: "spec.yaml: error: cannot read spec: a FIFO". */

@@ -12,11 +12,10 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "input/fieldtype.h"
 #include "model/model.h"
 #include "lib/util.h"
-
-#define SYSCALL_MAX_ARGS	6
 
 /*
  * The width and sign of a syscall argument's declared type, for the 8-byte

@@ -14,13 +14,13 @@
 #include <unistd.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "model/decode.h"
 #include "input/pfbtf.h"
 #include "input/printfmt.h"
 #include "model/prog.h"
 #include "input/sysnames.h"
 
-#define DECODE_WIDTH_MAX	24	/* a text column of names is at most this wide (then it overflows) */
 #define FORMAT_MAX		(256 * 1024)
 
 struct decodes {

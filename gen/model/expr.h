@@ -23,13 +23,9 @@
 #define __TPGEN_EXPR_H
 
 #include <stdbool.h>
+#include "lib/limits.h"
 #include "input/spec.h"
 #include "lib/util.h"
-
-/* Nesting deeper than this is refused (located): the parser recurses, clang has limits. */
-#define EXPR_MAX_DEPTH	64
-/* Nodes in one expression. */
-#define EXPR_MAX_NODES	1024
 
 enum expr_op {
 	EX_NUM, EX_STR, EX_REF,

@@ -12,15 +12,13 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "cmd/cmd.h"
 #include "model/decode.h"
 #include "emit/emit.h"
 #include "lib/ident.h"
 #include "model/prog.h"
 #include "model/sysargs.h"
-
-/* Probes (entries and latency ends) in one spec: each is code in the kernel. */
-#define PROG_MAX_PROBES	256
 
 static int find_event(struct prog *p, struct pprobe *pr)
 {
@@ -205,9 +203,6 @@ static bool same_program(const struct pprobe *a, const struct pprobe *b)
 		return false;
 	return a->attach == ATTACH_TRACEPOINT ? a->ev == b->ev : a->raw == b->raw;
 }
-
-/* The kernel's limit of maps one program uses (MAX_USED_MAPS). */
-#define PROG_MAX_MAPS	64
 
 /* The maps the program of probe 'first' uses fit the verifier's limit, or a located error. */
 static int check_maps(struct prog *p, int first)

@@ -9,6 +9,7 @@
 #define __TPGEN_PROG_H
 
 #include <stdbool.h>
+#include "lib/limits.h"
 #include "model/expr.h"
 #include "lib/cstring.h"
 #include "model/model.h"
@@ -246,7 +247,6 @@ int prog_plan_stack(struct prog *p);
  * A save whose values are a few numbers builds them on the stack and stores
  * them with one map update (when its entry's keys are not in scratch).
  */
-#define SAVE_STACK_MAX	64
 bool prog_save_on_stack(const struct psaved *set);
 
 /* A string in the caller's memory: a syscall's char * argument (not an argv array). */

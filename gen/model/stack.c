@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/limits.h"
 #include "emit/emit_prog.h"
 #include "model/prog.h"
 
-#define BPF_STACK_MAX	512
 /* tpgen_task_wanted()'s comm, the helpers' spills and the compiler's temporaries */
 #define STACK_SLACK	64
 /* struct tpgen_glob_state: two TPGEN_GLOB_MAX copies and six 4-byte words */

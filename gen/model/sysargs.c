@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/limits.h"
 #include "lib/cstring.h"
 #include "emit/emit_prog.h"
 #include "input/inputs.h"
@@ -21,7 +22,6 @@
 #include "input/sysnames.h"
 
 #define SYS_ARGS_OFF	16	/* the first argument in a sys_enter record */
-#define SYS_ARGS_MAX	6	/* arguments a syscall passes in registers */
 
 static bool is_sys_event(const char *sys, const char *name, bool *exit)
 {
@@ -179,7 +179,7 @@ int sysargs_value(struct resolver *r, struct pvalue *v, const char *name, size_t
 	f = arg_field(pr->sys_ev, name, &idx);
 	if (!f)
 		return -ENOENT;
-	if (f->size != 8 || (f->offset - SYS_ARGS_OFF) % 8 || idx >= SYS_ARGS_MAX) {
+	if (f->size != 8 || (f->offset - SYS_ARGS_OFF) % 8 || idx >= SYSCALL_MAX_ARGS) {
 		spec_error(r->p->spec, &r->src->loc, off, "'%s' of %s/%s (%s at %u) is not one of the "
 			   "syscall's six register arguments", name, pr->sys_ev->sys, pr->sys_ev->name,
 			   f->type, f->offset);

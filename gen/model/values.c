@@ -11,6 +11,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "emit/emit_prog.h"
 #include "model/prog.h"
 #include "model/sysargs.h"
@@ -522,9 +523,6 @@ int value_add_expr(struct pprobe *pr, struct expr *e, const char *name)
 	v.cname = c_name_of(name);
 	return add_value(pr, &v);
 }
-
-/* String buffers the filter tests, for strings of no fixed size. */
-#define FILTER_STR_MAX 128
 
 int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report)
 {

@@ -12,10 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/limits.h"
 #include "lib/ident.h"
 #include "out/output.h"
-
-#define REMOVE_MAX_DEPTH	16	/* a build's .output/ is one level deep */
 
 static struct output_file *add_file(struct outputs *o, char *path, int dir, struct strbuf *sb)
 {

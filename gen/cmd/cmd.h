@@ -7,6 +7,8 @@
 #include "input/inputs.h"
 #include "lib/util.h"
 
+/* tpgen SPEC... [-o DIR] [--tracefs DIR] [--btf FILE] [--templates DIR] */
+int cmd_generate(int argc, char **argv);
 int cmd_headers(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_snapshot(int argc, char **argv);

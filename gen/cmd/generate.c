@@ -13,6 +13,8 @@
 
 #include "cmd/cmd.h"
 #include "emit/emit.h"
+#include "emit/emit_prog.h"
+#include "input/templates.h"
 #include "lib/cstring.h"
 #include "input/kmods.h"
 #include "out/output.h"
@@ -82,6 +84,8 @@ struct gen_ctx {
 	struct inputs in;
 	const char *outdir;
 	const char *tmpl_dir;
+	struct templates tmpls;	/* loaded at the first spec */
+	bool tmpls_loaded;
 	bool static_layout;	/* --static-layout: no CO-RE, every field checked at start-up */
 	struct raw_tps raws;
 	bool raws_loaded;
@@ -91,13 +95,6 @@ struct gen_ctx {
 	int sysnames_err;
 	char *sysnames_why, *sysnames_path;
 	struct outputs out;	/* every spec's files, written at the end: all or nothing */
-};
-
-static const char *const template_names[] = {
-	"Makefile", "prog.bpf.c", "loader.c", "prog.h", "tpgen.h",
-	/* the loader's partials ({{> NAME}} lines of loader.c) */
-	"loader_agg.c", "loader_argv.c", "loader_events.c", "loader_hist.c", "loader_layout.c",
-	"loader_names.c", "loader_stacks.c",
 };
 
 static int generate(struct gen_ctx *g, const char *path)
@@ -192,7 +189,13 @@ static int generate(struct gen_ctx *g, const char *path)
 		p.banner_ctx = make_banner(&g->in, hash);
 	}
 
-	err = emit_prog(&p, g->tmpl_dir, &files, &nr_files);
+	if (!g->tmpls_loaded) {
+		err = templates_load(&g->tmpls, g->tmpl_dir);
+		if (err)
+			goto out;
+		g->tmpls_loaded = true;
+	}
+	err = emit_prog(&p, &g->tmpls, &files, &nr_files);
 	if (err)
 		goto out;
 	dir = xasprintf("%s/%s", g->outdir, spec->tool.s);
@@ -208,13 +211,9 @@ static int generate(struct gen_ctx *g, const char *path)
 		outputs_add_in(&g->out, dir, files[i].name, &files[i].text);
 	/* the depfile: the spec, overriding templates, format files and BTF read */
 	outputs_dep(&g->out, path);
-	for (i = 0; g->tmpl_dir && i < (int)ARRAY_SIZE(template_names); i++) {
-		char *t = xasprintf("%s/%s", g->tmpl_dir, template_names[i]);
-
-		if (!access(t, R_OK))
-			outputs_dep(&g->out, t);
-		free(t);
-	}
+	for (i = 0; i < g->tmpls.nr; i++)
+		if (g->tmpls.v[i].path)
+			outputs_dep(&g->out, g->tmpls.v[i].path);
 	for (i = 0; i < p.evs->nr; i++)
 		if (p.ctx_sel[i])
 			outputs_dep(&g->out, p.evs->ev[i].path);
@@ -307,6 +306,7 @@ int cmd_generate(int argc, char **argv)
 	if (g.raws_loaded)
 		rawtp_free(&g.raws);
 	kmods_free(&g.kmods);
+	templates_clear(&g.tmpls);
 	sysnames_free(&g.sysnames);
 	free(g.sysnames_why);
 	free(g.sysnames_path);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "emit/emit_prog.h"
+#include "input/templates.h"
 
 /* ---- loader pieces -------------------------------------------------------- */
 
@@ -22,21 +23,14 @@ static void add_file(struct prog_file **files, int *nr, char *name, struct strbu
 	(*nr)++;
 }
 
-static int render(const char *dir, const char *tmpl, const struct tmpl_var *vars, int nv,
+static int render(const struct templates *tmpls, const char *tmpl, const struct tmpl_var *vars, int nv,
 		  struct prog_file **files, int *nr, char *name)
 {
 	struct strbuf out;
-	char *text;
 	int err;
 
-	err = load_template(dir, tmpl, &text);
-	if (err) {
-		free(name);
-		return err;
-	}
 	sb_init(&out);
-	err = tmpl_render(&out, dir, tmpl, text, vars, nv);
-	free(text);
+	err = tmpl_render(&out, tmpls, tmpl, vars, nv);
 	if (err) {
 		sb_free(&out);
 		free(name);
@@ -46,7 +40,23 @@ static int render(const char *dir, const char *tmpl, const struct tmpl_var *vars
 	return 0;
 }
 
-int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, int *nr_files)
+/* A file of the pair that is a template as it is (tpgen.h, tpgen_names.c, ...). */
+static int copy_file(const struct templates *tmpls, const char *name, struct prog_file **files, int *nr)
+{
+	const struct template *t = templates_find(tmpls, name);
+	struct strbuf sb;
+
+	if (!t) {
+		pr_err("no template '%s' (built without templates/%s?)", name, name);
+		return -ENOENT;
+	}
+	sb_init(&sb);
+	sb_puts(&sb, t->text);
+	add_file(files, nr, xstrdup(name), &sb);
+	return 0;
+}
+
+int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files)
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
@@ -141,44 +151,29 @@ int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, in
 		};
 		int nv = ARRAY_SIZE(vars);
 
-		err = render(tmpl_dir, "Makefile", vars, nv, files, nr_files, xstrdup("Makefile"));
+		err = render(tmpls, "Makefile", vars, nv, files, nr_files, xstrdup("Makefile"));
 		if (!err)
-			err = render(tmpl_dir, "prog.bpf.c", vars, nv, files, nr_files,
+			err = render(tmpls, "prog.bpf.c", vars, nv, files, nr_files,
 				     xasprintf("%s.bpf.c", tool));
 		if (!err)
-			err = render(tmpl_dir, "loader.c", vars, nv, files, nr_files, xasprintf("%s.c", tool));
+			err = render(tmpls, "loader.c", vars, nv, files, nr_files, xasprintf("%s.c", tool));
 		if (!err)
-			err = render(tmpl_dir, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
+			err = render(tmpls, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
 	}
 	if (!err) {
-		err = load_template(tmpl_dir, "tpgen.h", &text);
-		if (!err) {
-			sb_puts(&sb, text);
-			free(text);
-			add_file(files, nr_files, xstrdup("tpgen.h"), &sb);
-		}
+		err = copy_file(tmpls, "tpgen.h", files, nr_files);
 	}
 	/* names for numbers: bpf/tpgen_names.c, compiled into the loader */
 	for (i = 0; !err && p->any_names && i < 2; i++) {
 		static const char *const names_files[] = { "tpgen_names.h", "tpgen_names.c" };
 
-		err = load_template(tmpl_dir, names_files[i], &text);
-		if (!err) {
-			sb_puts(&sb, text);
-			free(text);
-			add_file(files, nr_files, xstrdup(names_files[i]), &sb);
-		}
+		err = copy_file(tmpls, names_files[i], files, nr_files);
 	}
 	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libelf) */
 	for (i = 0; !err && p->any_stack && i < 2; i++) {
 		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
 
-		err = load_template(tmpl_dir, name, &text);
-		if (!err) {
-			sb_puts(&sb, text);
-			free(text);
-			add_file(files, nr_files, xstrdup(name), &sb);
-		}
+		err = copy_file(tmpls, name, files, nr_files);
 	}
 	if (!err && p->any_ctx) {
 		char *name = xasprintf("%s.ctx.h", tool), *g = emit_guard(name, "__TPGEN_CTX_H");

@@ -49,4 +49,22 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pvalue *v, const char *obj,
 		    const char *indent);
 
+/* gen/emit/emit_prog.c: the files of the pair, rendered from the templates */
+struct templates;
+struct prog_file {
+	char *name;		/* "schedsnoop.bpf.c" */
+	struct strbuf text;
+};
+
+int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files);
+
+/* gen/emit/render.c: template 'tmpl_name' rendered with 'vars' (see render.c). */
+struct tmpl_var {
+	const char *name;
+	const char *value;	/* "" is false for #if */
+};
+
+int tmpl_render(struct strbuf *out, const struct templates *t, const char *tmpl_name,
+		const struct tmpl_var *vars, int nr_vars);
+
 #endif /* __TPGEN_EMIT_PROG_H */

@@ -13,9 +13,7 @@
 #include <bpf/btf.h>
 
 #include "lib/limits.h"
-#include "cmd/cmd.h"
 #include "model/decode.h"
-#include "emit/emit.h"
 #include "lib/ident.h"
 #include "model/prog.h"
 #include "model/sysargs.h"

@@ -17,9 +17,6 @@
 #include "input/spec.h"
 #include "lib/util.h"
 
-/* tpgen SPEC... [-o DIR] [--tracefs DIR] [--btf FILE] [--templates DIR]: an exit code. */
-int cmd_generate(int argc, char **argv);
-
 enum pvalue_kind {
 	PV_INT,			/* integers and enums */
 	PV_PTR,			/* a kernel address, printed in hex */
@@ -222,25 +219,6 @@ struct prog {
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
 
-/* gen/emit_prog.c: the files of the pair, by template; 'tmpl_dir' overrides the embedded ones. */
-struct prog_file {
-	char *name;		/* "schedsnoop.bpf.c" */
-	struct strbuf text;
-};
-
-int emit_prog(struct prog *p, const char *tmpl_dir, struct prog_file **files, int *nr_files);
-
-/*
- * Render a template: {{VAR}}, {{#if VAR}} / {{#if !VAR}} ... {{/if}} lines, and
- * {{> NAME}} lines (template NAME, from 'dir' or embedded, with the same variables).
- */
-struct tmpl_var {
-	const char *name;
-	const char *value;	/* "" is false for #if */
-};
-
-int tmpl_render(struct strbuf *out, const char *dir, const char *tmpl_name, const char *text,
-		const struct tmpl_var *vars, int nr_vars);
 /* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);
 /*
@@ -295,8 +273,5 @@ int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
 int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
 void pvalue_clear(struct pvalue *v);
 int unknown_field(struct resolver *r, const char *name, size_t off);
-
-/* gen/template.c: template 'name' from 'dir' when it is there, else the embedded one. */
-int load_template(const char *dir, const char *name, char **text);
 
 #endif /* __TPGEN_PROG_H */

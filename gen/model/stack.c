@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "lib/limits.h"
-#include "emit/emit_prog.h"
 #include "model/prog.h"
 
 /* tpgen_task_wanted()'s comm, the helpers' spills and the compiler's temporaries */

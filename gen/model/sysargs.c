@@ -15,7 +15,6 @@
 
 #include "lib/limits.h"
 #include "lib/cstring.h"
-#include "emit/emit_prog.h"
 #include "input/inputs.h"
 #include "model/prog.h"
 #include "model/sysargs.h"

@@ -12,7 +12,6 @@
 #include <bpf/btf.h>
 
 #include "lib/limits.h"
-#include "emit/emit_prog.h"
 #include "model/prog.h"
 #include "model/sysargs.h"
 #include "model/values.h"

@@ -21,6 +21,7 @@
 
 #include "emit/emit.h"
 #include "emit/emit_ctx.h"
+#include "model/order.h"
 #include "input/fieldtype.h"
 
 #define COMMENT_COL	48
@@ -387,41 +388,17 @@ static void emit_comment(struct strbuf *out, const struct tp_event *ev)
 	sb_add(out, " */\n", 4);
 }
 
-static int fwd_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void emit_forwards(struct strbuf *out, const struct tp_events *evs, const bool *selected)
 {
-	const char **v = NULL;
-	int n = 0, cap = 0, i, j;
+	const char **v;
+	int n = order_ctx_forwards(evs, selected, &v);
 
-	for (i = 0; i < evs->nr; i++) {
-		if (selected && !selected[i])
-			continue;
-		for (j = 0; j < evs->ev[i].nr_fields; j++) {
-			const char *fwd = evs->ev[i].fields[j].fwd;
-
-			if (!fwd)
-				continue;
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[n++] = fwd;
-		}
-	}
-	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), fwd_cmp);
-	for (i = 0; i < n; i++) {
-		if (i && !strcmp(v[i], v[i - 1]))
-			continue;
+	for (int i = 0; i < n; i++) {
 		sb_puts(out, v[i]);
 		sb_add(out, ";\n", 2);
 	}
-	sb_putc(out, '\n');
+	if (n)
+		sb_putc(out, '\n');
 	free(v);
 }
 
@@ -531,30 +508,15 @@ static void job_emit(struct strbuf *sb, const void *arg, int i)
 	emit_event(sb, &job->evs->ev[i], &job->plan[i]);
 }
 
-static const struct tp_events *class_evs;
-
-static int by_class(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-	int c = strcmp(class_evs->ev[x].core_class, class_evs->ev[y].core_class);
-
-	return c ? c : x - y;
-}
-
-/* --core: mark the first selected event of each class (sorted, not a scan per event) */
+/* --core: mark the first selected event of each class */
 static void plan_classes(const struct tp_events *evs, const bool *selected, struct plan *plan)
 {
-	int *v = xcalloc(evs->nr ? evs->nr : 1, sizeof(*v));
-	int i, n = 0;
+	bool *first = xcalloc(evs->nr ? evs->nr : 1, sizeof(*first));
 
-	for (i = 0; i < evs->nr; i++)
-		if ((!selected || selected[i]) && evs->ev[i].core_class)
-			v[n++] = i;
-	class_evs = evs;
-	qsort(v, n, sizeof(*v), by_class);
-	for (i = 0; i < n; i++)
-		plan[v[i]].class_first = !i || strcmp(evs->ev[v[i]].core_class, evs->ev[v[i - 1]].core_class);
-	free(v);
+	order_class_firsts(evs, selected, first);
+	for (int i = 0; i < evs->nr; i++)
+		plan[i].class_first = first[i];
+	free(first);
 }
 
 int emit_ctx_header(struct strbuf *out, const struct tp_events *evs, const bool *selected,

@@ -19,6 +19,7 @@
 
 #include "emit/emit.h"
 #include "lib/cstring.h"
+#include "model/order.h"
 #include "input/rawtp.h"
 #include "lib/util.h"
 
@@ -101,34 +102,14 @@ static void emit_prelude(struct strbuf *out)
 		"#endif\n\n");
 }
 
-static int str_ptr_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Structs standalone spellings point to (vmlinux.h mode: only modules' tracepoints need them). */
 static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const bool *selected, enum raw_mode mode)
 {
-	const char **v = NULL;
-	int i, j, n = 0;
+	const char **v;
+	int n = order_raw_forwards(r, selected, mode == RAW_MODE_VMLINUX, &v);
 
-	for (i = 0; i < r->nr; i++) {
-		if ((selected && !selected[i]) || r->tp[i].unsupported)
-			continue;
-		if (mode == RAW_MODE_VMLINUX && !r->tp[i].module)
-			continue;
-		for (j = 0; j < r->tp[i].nr_args; j++) {
-			if (!r->tp[i].args[j].fwd)
-				continue;
-			v = xrealloc(v, (n + 1) * sizeof(*v));
-			v[n++] = r->tp[i].args[j].fwd;
-		}
-	}
-	if (n)		/* qsort(NULL, 0) is undefined */
-		qsort(v, n, sizeof(*v), str_ptr_cmp);
-	for (i = 0; i < n; i++)
-		if (!i || strcmp(v[i], v[i - 1]))
-			sb_printf(out, "%s;\n", v[i]);
+	for (int i = 0; i < n; i++)
+		sb_printf(out, "%s;\n", v[i]);
 	if (n)
 		sb_putc(out, '\n');
 	free(v);

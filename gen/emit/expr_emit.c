@@ -91,14 +91,6 @@ static void emit_child(struct strbuf *sb, const struct expr *parent, const struc
 		sb_putc(sb, ')');
 }
 
-bool expr_glob_is_prefix(const struct expr *e)
-{
-	const char *pat = e->b->text;
-	size_t len = strlen(pat);
-
-	return len > 1 && pat[len - 1] == '*' && strchr(pat, '*') == pat + len - 1 && !strchr(pat, '?');
-}
-
 static void emit_str_cmp(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx)
 {
 	const char *pat = e->b->text;

@@ -407,6 +407,35 @@ static int parse_unary(struct parser *p, struct expr **out)
 	return 0;
 }
 
+/* Binding power of a binary operator; 0 for what is not one. */
+int expr_prec(enum expr_op op)
+{
+	switch (op) {
+	case EX_MUL: case EX_DIV: case EX_MOD:
+		return 10;
+	case EX_ADD: case EX_SUB:
+		return 9;
+	case EX_SHL: case EX_SHR:
+		return 8;
+	case EX_LT: case EX_LE: case EX_GT: case EX_GE:
+		return 7;
+	case EX_EQ: case EX_NE: case EX_GLOB:
+		return 6;
+	case EX_BAND:
+		return 5;
+	case EX_BXOR:
+		return 4;
+	case EX_BOR:
+		return 3;
+	case EX_LAND:
+		return 2;
+	case EX_LOR:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static int parse_bin(struct parser *p, int min_prec, struct expr **out)
 {
 	struct expr *l, *r, *e;

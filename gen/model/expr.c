@@ -12,35 +12,6 @@
 
 #include "model/expr.h"
 
-/* Binding power of a binary operator; 0 for what is not one. */
-int expr_prec(enum expr_op op)
-{
-	switch (op) {
-	case EX_MUL: case EX_DIV: case EX_MOD:
-		return 10;
-	case EX_ADD: case EX_SUB:
-		return 9;
-	case EX_SHL: case EX_SHR:
-		return 8;
-	case EX_LT: case EX_LE: case EX_GT: case EX_GE:
-		return 7;
-	case EX_EQ: case EX_NE: case EX_GLOB:
-		return 6;
-	case EX_BAND:
-		return 5;
-	case EX_BXOR:
-		return 4;
-	case EX_BOR:
-		return 3;
-	case EX_LAND:
-		return 2;
-	case EX_LOR:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 /* 'v' as a value of type 't': truncated, sign-extended */
 unsigned long long expr_in_type(unsigned long long v, struct expr_type t)
 {
@@ -65,6 +36,15 @@ const char *expr_op_text(enum expr_op op)
 	};
 
 	return s[op];
+}
+
+/* A glob "text*": one star, at the end, no '?' (tested as a prefix, no loop). */
+bool expr_glob_is_prefix(const struct expr *e)
+{
+	const char *pat = e->b->text;
+	size_t len = strlen(pat);
+
+	return len > 1 && pat[len - 1] == '*' && strchr(pat, '*') == pat + len - 1 && !strchr(pat, '?');
 }
 
 /* ---- types ---------------------------------------------------------------- */

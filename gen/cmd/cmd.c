@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "out/write.h"
 
 int exit_code(int err)
 {

@@ -493,37 +493,6 @@ void sysnames_text(struct strbuf *sb, const struct sysnames *sn)
 		sb_printf(sb, "%d %s\n", sn->tab[i].nr, sn->tab[i].name);
 }
 
-int sysnames_save(const char *path, const struct sysnames *sn)
-{
-	struct strbuf sb;
-	int err;
-
-	sb_init(&sb);
-	sysnames_text(&sb, sn);
-	err = write_file_atomic(path, sb.buf, sb.len, NULL);
-	if (err)
-		diag_error(path, 0, 0, "cannot write: %s", strerror(-err));
-	sb_free(&sb);
-	return err;
-}
-
-int sysnames_snapshot(const char *dir, const struct tp_events *evs, const struct btf *btf)
-{
-	struct sysnames sn;
-	char *path;
-	int err;
-
-	if (sysnames_read_kernel(&sn, evs, btf)) {
-		pr_warn("the snapshot has no syscall names (DIR/syscalls); see the message above");
-		return 0;
-	}
-	path = xasprintf("%s/syscalls", dir);
-	err = sysnames_save(path, &sn);
-	free(path);
-	sysnames_free(&sn);
-	return err;
-}
-
 const char *sysnames_name(const struct sysnames *sn, int nr)
 {
 	int lo = 0, hi = sn->nr;

@@ -48,19 +48,15 @@ struct sysnames {
 int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const struct btf *btf);
 /* A unistd header's text; 'path' for messages. Returns 0 or -EINVAL after a located error. */
 int sysnames_parse_unistd(const char *path, const char *text, const char *arch, struct sysnames *sn);
-/* The file 'tpgen snapshot' writes (see sysnames_save()). Returns 0, -ENOENT, or -EINVAL after a located error. */
+/* The file 'tpgen snapshot' writes (see sysnames_text()). Returns 0, -ENOENT, or -EINVAL after a located error. */
 int sysnames_load(const char *path, struct sysnames *sn);
 /*
- * Write the table as text, atomically:
+ * The table as text, the file 'tpgen snapshot' writes:
  *   # tpgen syscalls: <arch>, from <source>
  *   0 read
  *   1 write
  */
-int sysnames_save(const char *path, const struct sysnames *sn);
-/* The same text into 'sb'. */
 void sysnames_text(struct strbuf *sb, const struct sysnames *sn);
-/* 'tpgen snapshot DIR': DIR/syscalls from the running kernel; warns (and returns 0) when it cannot. */
-int sysnames_snapshot(const char *dir, const struct tp_events *evs, const struct btf *btf);
 
 const char *sysnames_name(const struct sysnames *sn, int nr);
 int sysnames_nr(const struct sysnames *sn, const char *name);

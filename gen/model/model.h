@@ -114,7 +114,7 @@ void tp_event_clear(struct tp_event *ev);
 void tp_events_free(struct tp_events *evs);
 struct tp_event *tp_events_find(struct tp_events *evs, const char *sys, const char *name);
 
-/* gen/select.c: patterns such as sched/<glob>, sched:sched_switch, <glob> */
+/* gen/input/select.c: patterns such as sched/<glob>, sched:sched_switch, <glob> */
 bool tp_pattern_match(const char *pattern, const char *sys, const char *name);
 int tp_events_select(struct tp_events *evs, char **patterns, int nr, bool **selected);
 

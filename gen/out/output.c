@@ -15,6 +15,7 @@
 #include "lib/limits.h"
 #include "lib/ident.h"
 #include "out/output.h"
+#include "out/write.h"
 
 static struct output_file *add_file(struct outputs *o, char *path, int dir, struct strbuf *sb)
 {

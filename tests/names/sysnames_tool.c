@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * sysnames_tool: gen/input/sysnames.c from the command line, for tests/t_names.sh.
- *   sysnames_tool kernel          the running kernel's table, as sysnames_save() writes it
+ *   sysnames_tool kernel          the running kernel's table, as sysnames_text() prints it
  *   sysnames_tool emit VAR        the running kernel's table as C (sysnames_emit())
  *   sysnames_tool load FILE       a snapshot's table, read back and written again
  *   sysnames_tool unistd FILE     a unistd header's table

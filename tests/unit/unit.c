@@ -28,6 +28,7 @@
 #include "model/model.h"
 #include "input/spec.h"
 #include "lib/util.h"
+#include "out/write.h"
 
 static void test_glob(void **state)
 {

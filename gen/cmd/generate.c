@@ -18,6 +18,7 @@
 #include "lib/cstring.h"
 #include "input/kmods.h"
 #include "out/output.h"
+#include "model/decode.h"
 #include "model/prog.h"
 #include "model/sysargs.h"
 #include "input/sysnames.h"
@@ -140,21 +141,22 @@ static int generate(struct gen_ctx *g, const char *path)
 		}
 		p.raws = &g->raws;
 		p.raw_sel = xcalloc(g->raws.nr ? g->raws.nr : 1, sizeof(*p.raw_sel));
-		if (sysargs_needed(spec) && !g->sysnames_tried) {
-			g->sysnames_tried = true;
-			g->sysnames_err = sysargs_load_names(&g->in, &g->sysnames, &g->sysnames_why,
-							     &g->sysnames_path);
-		}
-		err = g->sysnames_err == -EINVAL ? -EINVAL : 0;	/* a bad table: reported */
-		if (err)
-			goto out;
-		p.sysnames = g->sysnames_tried && !g->sysnames_err ? &g->sysnames : NULL;
-		p.sysnames_why = g->sysnames_why;
 	} else {
 		err = inputs_load_btf(&g->in, false);	/* struct names avoid the kernel's, when known */
 		if (err)
 			goto out;
 	}
+	/* the target's syscall table: raw_tp/tp_btf entries on syscalls/, and syscall() */
+	if ((sysargs_needed(spec) || decode_wants_sysnames(spec)) && !g->sysnames_tried) {
+		g->sysnames_tried = true;
+		g->sysnames_err = inputs_sysnames(&g->in, &g->sysnames, &g->sysnames_why, &g->sysnames_path);
+	}
+	if (g->sysnames_err == -EINVAL) {	/* a bad table: reported */
+		err = -EINVAL;
+		goto out;
+	}
+	p.sysnames = g->sysnames_tried && !g->sysnames_err ? &g->sysnames : NULL;
+	p.sysnames_why = g->sysnames_why;
 	p.btf = g->in.btf;
 	p.kernel_dir = g->in.kernel;
 	p.live = !g->in.tracefs && !g->in.kernel && !g->in.btf_given;

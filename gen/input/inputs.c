@@ -18,6 +18,7 @@
 #include "lib/ident.h"
 #include "input/inputs.h"
 #include "input/rawtp.h"
+#include "input/sysnames.h"
 #include "lib/util.h"
 
 /* BTF and the format files may load at once (tpgen headers): one list, one lock */
@@ -323,4 +324,58 @@ void inputs_free(struct inputs *in)
 	free(in->kernel);
 	free(in->release);
 	memset(in, 0, sizeof(*in));
+}
+
+int inputs_sysnames(struct inputs *in, struct sysnames *sn, char **why, char **path)
+{
+	char *file;
+	bool *want;
+	int err, i;
+
+	*why = NULL;
+	*path = NULL;
+	if (in->tracefs) {
+		/* offline input stays offline: the snapshot's table, never the running kernel's */
+		file = in->kernel ? xasprintf("%s/syscalls", in->kernel) : inputs_sibling(in->tracefs, "syscalls");
+		err = sysnames_load(file, sn);
+		if (!err) {
+			*path = file;
+			return 0;
+		}
+		if (err == -EINVAL) {
+			free(file);
+			return err;	/* reported, located */
+		}
+		*why = xasprintf("%s: %s ('tpgen snapshot' writes it when run as root on the target)",
+				 file, err == -ENOENT ? "no such file" : read_strerror(err));
+		free(file);
+		return -ENOENT;
+	}
+	if (!in->btf) {
+		*why = xstrdup("the running kernel's syscall table is read through its BTF, which was not found");
+		return -ENOENT;
+	}
+	if (geteuid()) {
+		*why = xstrdup("reading the running kernel's syscall table needs root (or --kernel DIR of "
+			       "a 'tpgen snapshot')");
+		return -ENOENT;
+	}
+	/*
+	 * The metadata is reached through one syscall entry event, whose id
+	 * must be read: a spec on sys_exit_X alone reads none of them.
+	 */
+	want = xcalloc(in->evs.nr ? in->evs.nr : 1, sizeof(*want));
+	for (i = 0; i < in->evs.nr; i++)
+		if (!strcmp(in->evs.ev[i].sys, "syscalls") && !strncmp(in->evs.ev[i].name, "sys_enter_", 10)) {
+			want[i] = true;
+			break;
+		}
+	err = tracefs_read(&in->evs, want);
+	free(want);
+	if (!err)
+		err = sysnames_read_kernel(sn, &in->evs, in->btf);	/* says what is missing */
+	if (!err)
+		return 0;
+	*why = xstrdup("the running kernel's syscall metadata cannot be read (see above)");
+	return -ENOENT;
 }

@@ -66,4 +66,15 @@ void inputs_free(struct inputs *in);
 /* NAME beside a snapshot's events/ directory: DIR/NAME for DIR/events. */
 char *inputs_sibling(const char *events_dir, const char *name);
 
+struct sysnames;
+/*
+ * The target's syscall table: the snapshot's syscalls file beside the
+ * events (--kernel DIR, --tracefs DIR), or the running kernel's metadata
+ * (live, as root). 0 with the table; -ENOENT when it cannot be known, with *why
+ * saying so (for the located error of the entry that needs it); -EINVAL
+ * for a syscalls file that is there and bad (reported). *path is the file
+ * read, for depfiles, or NULL.
+ */
+int inputs_sysnames(struct inputs *in, struct sysnames *sn, char **why, char **path);
+
 #endif /* __TPGEN_INPUTS_H */

@@ -198,6 +198,7 @@ void tp_event_clear(struct tp_event *ev)
 	free(ev->path);
 	free(ev->struct_name);
 	free(ev->core_class);
+	free(ev->print_fmt);
 	memset(ev, 0, sizeof(*ev));
 }
 
@@ -334,6 +335,17 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 	}
 	if (!err)
 		err = check_layout(ev);
+	if (!err) {
+		/* kept for names of numbers (model/decode.c): the file is never read twice */
+		const char *fmt = strstr(text, "\nprint fmt:");
+
+		if (fmt) {
+			ev->print_fmt_line = 1;
+			for (const char *c = text; c <= fmt; c++)
+				ev->print_fmt_line += *c == '\n';
+			ev->print_fmt = xstrdup(fmt + 1);
+		}
+	}
 	if (err)
 		tp_event_clear(ev);
 	return err;

@@ -30,9 +30,7 @@ struct decodes {
 	struct printfmt *pf;	/* per event of p->evs, read when a column needs it */
 	bool *pf_read;
 	struct pf_btf *pfb;
-	struct sysnames sn;
-	bool sn_read;
-	int sn_err;
+	bool sysnames_warned;	/* syscall(): the warning that numbers are shown, once */
 };
 
 static const char *const fn_names[] = {
@@ -215,29 +213,21 @@ static const struct decode *simple(struct prog *p, enum decode_kind kind)
 }
 
 /*
- * The running kernel's syscall table, or the snapshot's (DIR/syscalls).
- * Where there is none to read (not root, a snapshot without one), the
- * numbers are shown: -ENOENT after one warning. A table that is there but
- * bad is an error (-EINVAL).
+ * The target's syscall table, loaded by the command (p->sysnames): the
+ * running kernel's, or the snapshot's (DIR/syscalls). Where there is none
+ * (not root, a snapshot without one), the numbers are shown: -ENOENT after
+ * one warning.
  */
 static int load_syscalls(struct resolver *r, const struct spec_loc *loc, size_t off)
 {
 	struct decodes *d = state(r->p);
 	const char *why = NULL;
-	struct tp_events evs = {};
-	char *dir = NULL;
-	bool *want = NULL;
 
-	if (d->sn_read)
-		return d->sn_err;
-	d->sn_read = true;
+	if (r->p->sysnames)
+		return 0;
+	if (d->sysnames_warned)
+		return -ENOENT;
 	if (r->p->kernel_dir) {
-		char *path = xasprintf("%s/syscalls", r->p->kernel_dir);
-
-		d->sn_err = sysnames_load(path, &d->sn);
-		free(path);
-		if (d->sn_err != -ENOENT)
-			return d->sn_err;
 		why = "the snapshot has no DIR/syscalls (take it with 'tpgen snapshot' as root)";
 	} else if (!r->p->live || !r->p->btf) {
 		why = "the syscall names of a kernel given by --tracefs or --btf are not known "
@@ -247,34 +237,21 @@ static int load_syscalls(struct resolver *r, const struct spec_loc *loc, size_t 
 		      "'tpgen snapshot')";
 	}
 	if (why) {
+		d->sysnames_warned = true;
 		diag_warning(r->p->spec->path, loc->line, loc->col + (int)off, "syscall(): %s; "
 			     "syscall numbers are shown as numbers", why);
-		return d->sn_err = -ENOENT;
+		return -ENOENT;
 	}
-	d->sn_err = tracefs_default_dir(&dir);
-	if (!d->sn_err)
-		d->sn_err = tracefs_open(&evs, dir);
-	if (!d->sn_err) {
-		want = xcalloc(evs.nr ? evs.nr : 1, sizeof(*want));
-		for (int i = 0; i < evs.nr; i++)
-			want[i] = !strcmp(evs.ev[i].sys, "syscalls") && !strncmp(evs.ev[i].name, "sys_enter_", 10);
-		d->sn_err = tracefs_read(&evs, want);
-	}
-	if (!d->sn_err)
-		d->sn_err = sysnames_read_kernel(&d->sn, &evs, r->p->btf);
-	if (d->sn_err)
-		spec_error(r->p->spec, loc, off, "syscall(): cannot read the running kernel's syscall table "
-			   "(see above; it needs root), or use --kernel DIR of a 'tpgen snapshot'");
-	free(want);
-	free(dir);
-	tp_events_free(&evs);
-	return d->sn_err;
+	spec_error(r->p->spec, loc, off, "syscall(): cannot read the running kernel's syscall table "
+		   "(see above; it needs root), or use --kernel DIR of a 'tpgen snapshot'");
+	return -EINVAL;
 }
 
 static const struct decode *syscalls(struct resolver *r, const struct spec_loc *loc, size_t off, bool *numbers)
 {
 	struct decodes *d = state(r->p);
 	const struct decode *old = find(d, "syscall");
+	const struct sysnames *sn;
 	struct decode *dc;
 	int err;
 
@@ -285,13 +262,14 @@ static const struct decode *syscalls(struct resolver *r, const struct spec_loc *
 		*numbers = err == -ENOENT;
 		return NULL;
 	}
+	sn = r->p->sysnames;
 	dc = (struct decode *)simple(r->p, DECODE_SYSCALL);
-	dc->source = xasprintf("%s, from %s", d->sn.arch ? d->sn.arch : "unknown",
-			       d->sn.source ? d->sn.source : "unknown");
-	for (int i = 0; i < d->sn.nr; i++) {
+	dc->source = xasprintf("%s, from %s", sn->arch ? sn->arch : "unknown",
+			       sn->source ? sn->source : "unknown");
+	for (int i = 0; i < sn->nr; i++) {
 		dc->syms = xrealloc(dc->syms, (dc->nr_syms + 1) * sizeof(*dc->syms));
-		dc->syms[dc->nr_syms].value = d->sn.tab[i].nr;
-		dc->syms[dc->nr_syms++].name = xstrdup(d->sn.tab[i].name);
+		dc->syms[dc->nr_syms].value = sn->tab[i].nr;
+		dc->syms[dc->nr_syms++].name = xstrdup(sn->tab[i].name);
 	}
 	return dc;
 }
@@ -371,15 +349,12 @@ static const struct decode *kernel_enum(struct resolver *r, const char *name, co
 	return dc;
 }
 
-/* The print fmt of event 'ev', read from its format file once. */
+/* The print fmt of event 'ev' (kept when its format file was read), parsed once. */
 static const struct printfmt *event_printfmt(struct prog *p, const struct tp_event *ev)
 {
 	struct decodes *d = state(p);
-	int i = ev - p->evs->ev, line = 1;
+	int i = ev - p->evs->ev;
 	struct pf_env env = {};
-	char *text = NULL;
-	const char *fmt;
-	size_t len;
 
 	if (!d->pf) {
 		d->pf = xcalloc(p->evs->nr, sizeof(*d->pf));
@@ -388,24 +363,13 @@ static const struct printfmt *event_printfmt(struct prog *p, const struct tp_eve
 	if (d->pf_read[i])
 		return &d->pf[i];
 	d->pf_read[i] = true;
-	if (read_file_at(AT_FDCWD, ev->path, FORMAT_MAX, &text, &len) || strlen(text) != len ||
-	    fnv1a64(FNV1A64_INIT, text, len) != ev->hash) {
-		diag_warning(ev->path, 0, 0, "changed since it was read: its fields are shown as numbers");
-		free(text);
-		return &d->pf[i];
-	}
-	fmt = strstr(text, "\nprint fmt:");
-	if (fmt) {
-		for (const char *c = text; c <= fmt; c++)
-			line += *c == '\n';
-		fmt++;
+	if (ev->print_fmt) {
 		if (!d->pfb)
 			d->pfb = pf_btf_new(p->btf);
 		env = pf_btf_env(d->pfb);
 		/* a call it cannot read is one warning, and that field stays a number */
-		printfmt_parse(ev->path, line, fmt, &env, &d->pf[i]);
+		printfmt_parse(ev->path, ev->print_fmt_line, ev->print_fmt, &env, &d->pf[i]);
 	}
-	free(text);
 	return &d->pf[i];
 }
 
@@ -592,7 +556,42 @@ void decodes_free(struct prog *p)
 	free(d->pf);
 	free(d->pf_read);
 	pf_btf_free(d->pfb);
-	sysnames_free(&d->sn);
 	free(d);
 	p->decodes = NULL;
+}
+
+/* Does an item of 'it' show a value with syscall()? */
+static bool items_show_syscall(const struct spec_items *it)
+{
+	const char *fn = fn_names[DECODE_SYSCALL];
+	size_t n = strlen(fn);
+
+	for (int i = 0; i < it->nr; i++) {
+		const char *s = it->v[i].expr.s + strspn(it->v[i].expr.s, " \t");
+
+		if (!strncmp(s, fn, n) && s[n + strspn(s + n, " \t")] == '(')
+			return true;
+	}
+	return false;
+}
+
+static bool probe_shows_syscall(const struct spec_probe *sp)
+{
+	if (items_show_syscall(&sp->print))
+		return true;
+	for (int i = 0; i < sp->nr_aggs; i++)
+		if (items_show_syscall(&sp->aggs[i].by))
+			return true;
+	return false;
+}
+
+bool decode_wants_sysnames(const struct spec *s)
+{
+	for (int i = 0; i < s->nr_events; i++)
+		if (probe_shows_syscall(&s->events[i]))
+			return true;
+	for (int i = 0; i < s->nr_lats; i++)
+		if (probe_shows_syscall(&s->lats[i].from) || probe_shows_syscall(&s->lats[i].to))
+			return true;
+	return false;
 }

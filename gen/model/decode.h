@@ -71,4 +71,8 @@ void decodes_free(struct prog *p);
 /* Every way of showing the program uses, in the order they were made. */
 const struct decode *const *decodes_all(const struct prog *p, int *nr);
 
+/* Does the spec show a value with syscall()? Then the command loads the target's syscall table. */
+struct spec;
+bool decode_wants_sysnames(const struct spec *s);
+
 #endif /* __TPGEN_DECODE_H */

@@ -75,6 +75,8 @@ struct tp_event {
 	unsigned int align;	/* alignment of the record */
 	bool packed;		/* a field sits off its natural alignment */
 	unsigned long long hash; /* FNV-1a of the format file text */
+	char *print_fmt;	/* "print fmt: ..." to the end of the file, as first read, or NULL */
+	int print_fmt_line;	/* its line in the format file */
 	bool loaded;		/* its format file was read (tracefs_read()) */
 	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
 	const char *core_why;	/* --core: why there is no class (static layout), or NULL */

@@ -15,7 +15,6 @@
 
 #include "lib/limits.h"
 #include "lib/cstring.h"
-#include "input/inputs.h"
 #include "model/prog.h"
 #include "model/sysargs.h"
 #include "input/sysnames.h"
@@ -56,51 +55,6 @@ bool sysargs_needed(const struct spec *s)
 		if (raw_entry(s, &s->lats[i].from) || raw_entry(s, &s->lats[i].to))
 			return true;
 	return false;
-}
-
-int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path)
-{
-	char *file;
-	bool *want;
-	int err, i;
-
-	*why = NULL;
-	*path = NULL;
-	if (in->tracefs) {
-		/* offline input stays offline: the snapshot's table, never the running kernel's */
-		file = in->kernel ? xasprintf("%s/syscalls", in->kernel) : inputs_sibling(in->tracefs, "syscalls");
-		err = sysnames_load(file, sn);
-		if (!err) {
-			*path = file;
-			return 0;
-		}
-		if (err == -EINVAL) {
-			free(file);
-			return err;	/* reported, located */
-		}
-		*why = xasprintf("%s: %s ('tpgen snapshot' writes it when run as root on the target)",
-				 file, err == -ENOENT ? "no such file" : read_strerror(err));
-		free(file);
-		return -ENOENT;
-	}
-	/*
-	 * The metadata is reached through one syscall entry event, whose id
-	 * must be read: a spec on sys_exit_X alone reads none of them.
-	 */
-	want = xcalloc(in->evs.nr ? in->evs.nr : 1, sizeof(*want));
-	for (i = 0; i < in->evs.nr; i++)
-		if (!strcmp(in->evs.ev[i].sys, "syscalls") && !strncmp(in->evs.ev[i].name, "sys_enter_", 10)) {
-			want[i] = true;
-			break;
-		}
-	err = tracefs_read(&in->evs, want);
-	free(want);
-	if (!err)
-		err = sysnames_read_kernel(sn, &in->evs, in->btf);	/* says what is missing */
-	if (!err)
-		return 0;
-	*why = xstrdup("the running kernel's syscall metadata cannot be read (see above)");
-	return -ENOENT;
 }
 
 int sysargs_probe(struct prog *p, struct pprobe *pr)

@@ -17,7 +17,6 @@
 
 #include <stdbool.h>
 
-struct inputs;
 struct prog;
 struct pprobe;
 struct pvalue;
@@ -29,15 +28,6 @@ struct sysnames;
 
 /* Does the spec have a raw_tp/tp_btf entry on syscalls/sys_enter_* or sys_exit_*? */
 bool sysargs_needed(const struct spec *s);
-/*
- * The target's syscall table: the snapshot's syscalls file beside the
- * events (--kernel DIR, --tracefs DIR), or the running kernel's metadata
- * (live). 0 with the table; -ENOENT when it cannot be known, with *why
- * saying so (for the located error of the entry that needs it); -EINVAL
- * for a syscalls file that is there and bad (reported). *path is the file
- * read, for depfiles, or NULL.
- */
-int sysargs_load_names(struct inputs *in, struct sysnames *sn, char **why, char **path);
 /*
  * For a raw_tp/tp_btf probe whose raw tracepoint is found: when its event is
  * syscalls/sys_enter_<X> or sys_exit_<X>, note the event's format (argument

@@ -97,12 +97,14 @@ install: tpgen
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/include/tpgen \
 		$(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5 \
 		$(DESTDIR)$(PREFIX)/share/tpgen/examples
 	$(Q)install -m 0755 tpgen $(DESTDIR)$(PREFIX)/bin/tpgen
 	$(Q)$(if $(wildcard bpf/*.h),install -m 0644 $(wildcard bpf/*.h) $(DESTDIR)$(PREFIX)/include/tpgen/)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' specs/build/tpgen.pc.in \
 		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/tpgen.pc
 	$(Q)sed -e 's|@VERSION@|$(VERSION)|' docs/man/tpgen.1 > $(DESTDIR)$(PREFIX)/share/man/man1/tpgen.1
+	$(Q)sed -e 's|@VERSION@|$(VERSION)|' docs/man/tpgen-spec.5 > $(DESTDIR)$(PREFIX)/share/man/man5/tpgen-spec.5
 	$(Q)install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt specs/*.yaml \
 		$(DESTDIR)$(PREFIX)/share/tpgen/examples/ 2>/dev/null || \
 		install -m 0644 specs/build/tpgen.mk specs/build/CMakeLists.txt \

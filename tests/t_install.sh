@@ -1,17 +1,22 @@
 #!/bin/bash
 # make install (PREFIX, DESTDIR) puts tpgen, the BPF-side headers, tpgen.pc, the
-# man page and build snippets in place; a tiny external project then regenerates
+# man pages (tpgen(1), tpgen-spec(5)) and build snippets in place; a tiny external project then regenerates
 # its headers as a build step with the installed tool, via make and via CMake.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"
 make -s install DESTDIR="$T/dest" PREFIX=/usr >/dev/null || fail "make install DESTDIR failed"
-for f in usr/bin/tpgen usr/lib/pkgconfig/tpgen.pc usr/share/man/man1/tpgen.1 \
+for f in usr/bin/tpgen usr/lib/pkgconfig/tpgen.pc usr/share/man/man1/tpgen.1 usr/share/man/man5/tpgen-spec.5 \
 	 usr/share/tpgen/examples/tpgen.mk usr/share/tpgen/examples/CMakeLists.txt; do
 	[ -e "$T/dest/$f" ] || fail "DESTDIR install lacks $f"
 done
 grep -q '^prefix=/usr$' "$T/dest/usr/lib/pkgconfig/tpgen.pc" || fail "tpgen.pc prefix is not PREFIX"
 if command -v man >/dev/null; then
-	man -l "$T/dest/usr/share/man/man1/tpgen.1" >/dev/null 2>&1 || fail "man page does not render"
+	for m in man1/tpgen.1 man5/tpgen-spec.5; do
+		w=$(MANWIDTH=80 man --warnings -l "$T/dest/usr/share/man/$m" 2>&1 >/dev/null) ||
+			fail "man page $m does not render"
+		[ -z "$w" ] || fail "man page $m: $w"
+		grep -q '@VERSION@' "$T/dest/usr/share/man/$m" && fail "man page $m: @VERSION@ left in it"
+	done
 fi
 
 P=$T/prefix

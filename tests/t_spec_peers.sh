@@ -64,14 +64,14 @@ python3 - "$T" <<'PY' || fail "the peers disagree"
 import json, os, shlex, sys
 T = sys.argv[1]
 def rows(name):
-    return [json.loads(l) for l in open(os.path.join(T, name))]
+    return [json.loads(l) for l in open(os.path.join(T, name), errors='surrogateescape')]
 # opensnoop: per pid, (path, fd or -errno) in order
 tp = {}
 for r in rows('opensnoop.out'):
     if r['comm'] == 'tpgenpeer':
         tp.setdefault(r['pid'], []).append((r['path'], r['fd']))
 peer = {}
-for line in open(os.path.join(T, 'peer_open.out')):
+for line in open(os.path.join(T, 'peer_open.out'), errors='surrogateescape'):  # other processes' paths need not be UTF-8
     f = line.split(None, 4)
     if len(f) == 5 and f[0].isdigit() and f[1] == 'tpgenpeer':
         fd, err = int(f[2]), int(f[3])
@@ -99,7 +99,7 @@ for r in rows('execsnoop.out'):
     if args and args[0] in want:
         tx.append((r['pid'], r['ppid'], r['ret'], ' '.join(args)))
 px = []
-for line in open(os.path.join(T, 'peer_exec.out')):
+for line in open(os.path.join(T, 'peer_exec.out'), errors='surrogateescape'):
     f = line.rstrip('\n').split(None, 4)
     if len(f) == 5 and f[1].isdigit() and f[4].split(' ')[0] in want:
         px.append((int(f[1]), int(f[2]), int(f[3]), f[4].rstrip(' ')))

@@ -41,7 +41,7 @@ cc -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. -I"$TPGEN_ROOT/bpf" 
 cat out.txt
 sleep=$(grep '^folded: tpgen-sleeper;.*;-;.*' out.txt | grep 'do_nanosleep' | head -1)
 [ -n "$sleep" ] || fail "no folded stack through do_nanosleep"
-echo "$sleep" | grep -qE '^folded: tpgen-sleeper;([^;]*;)*clock_nanosleep;-;([^;]*;)*(__x64_sys_clock_nanosleep|__arm64_sys_clock_nanosleep);([^;]*;)*hrtimer_nanosleep;do_nanosleep;schedule;__schedule 20$' ||
+echo "$sleep" | grep -qE '^folded: tpgen-sleeper;([^;]*;)*clock_nanosleep;-;([^;]*;)*(__x64_sys_clock_nanosleep|__arm64_sys_clock_nanosleep);([^;]*;)*hrtimer_nanosleep;do_nanosleep;schedule;__schedule(;__traceiter_sched_switch)? 20$' ||
 	fail "the sleep stack is not folded root first, user then kernel, with count 20: $sleep"
 grep -qE '^    0x[0-9a-f]+ do_nanosleep\+0x[0-9a-f]+$' out.txt || fail "no indented kernel frame do_nanosleep+0x..."
 echo "ok: $sleep"

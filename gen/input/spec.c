@@ -35,7 +35,7 @@ static int get_attach(struct loader *ld, yaml_node_t *node, enum attach_kind *a,
 	else if (!strcmp(s.s, "tp_btf"))
 		*a = ATTACH_TP_BTF;
 	else {
-		hint = spec_suggest(s.s, names, ARRAY_SIZE(names));
+		hint = str_suggest(s.s, names, ARRAY_SIZE(names));
 		err = node_error(ld, node, "unknown attach type '%s': use tracepoint, raw_tp or tp_btf%s%s%s",
 				 s.s, hint ? " (did you mean '" : "", hint ? hint : "", hint ? "'?)" : "");
 	}

@@ -163,9 +163,6 @@ void spec_error(const struct spec *s, const struct spec_loc *loc, size_t off, co
 void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt,
 		 va_list ap);
 
-/* The candidate closest to 'word' (edit distance at most 2, or a third of it), or NULL. */
-const char *spec_suggest(const char *word, const char *const *cands, int n);
-
 const char *attach_name(enum attach_kind a);
 
 #endif /* __TPGEN_SPEC_H */

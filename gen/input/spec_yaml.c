@@ -103,7 +103,7 @@ int check_keys(struct loader *ld, yaml_node_t *map, const char *what,
 		for (int i = 0; i < nkeys; i++)
 			if (!strcmp((char *)k->data.scalar.value, keys[i]))
 				goto next;
-		hint = spec_suggest((char *)k->data.scalar.value, keys, nkeys);
+		hint = str_suggest((char *)k->data.scalar.value, keys, nkeys);
 		if (hint)
 			return node_error(ld, k, "unknown key '%s' in %s (did you mean '%s'?)",
 					  (char *)k->data.scalar.value, what, hint);

@@ -100,6 +100,8 @@ const char *read_strerror(int err);
 /* Glob match with '*', '?' and '[...]' (fnmatch semantics without FNM_PATHNAME). */
 bool glob_match(const char *pat, const char *s);
 int str_cmp(const void *a, const void *b);
+/* The candidate closest to 'word' (edit distance at most 2, or a third of it), or NULL. */
+const char *str_suggest(const char *word, const char *const *cands, int n);
 
 /* 64-bit FNV-1a style hash (word at a time), for the input hash in banners. */
 unsigned long long fnv1a64(unsigned long long h, const void *data, size_t n);

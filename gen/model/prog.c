@@ -37,7 +37,7 @@ static int find_event(struct prog *p, struct pprobe *pr)
 		cands[n] = names[n];
 		n++;
 	}
-	hint = spec_suggest(sp->event.s, cands, n);
+	hint = str_suggest(sp->event.s, cands, n);
 	if (hint)
 		spec_error(p->spec, &sp->event.loc, 0, "event '%s' does not exist on this kernel "
 			   "(did you mean '%s'?)", sp->event.s, hint);

@@ -41,7 +41,7 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 			sb_printf(&list, "%s%s", i ? ", " : "", r->pr->raw->args[i].name);
 		}
 	}
-	hint = spec_suggest(name, cands, n);
+	hint = str_suggest(name, cands, n);
 	if (hint)
 		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s (did you mean '%s'?)",
 			   name, r->what, hint);

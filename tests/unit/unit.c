@@ -203,8 +203,8 @@ static void test_guard_and_suggest(void **state)
 	g = emit_guard(NULL, "__TPGEN_CTX_H");
 	assert_string_equal(g, "__TPGEN_CTX_H");
 	free(g);
-	assert_string_equal(spec_suggest("evnts", keys, 4), "events");
-	assert_null(spec_suggest("zzzzzz", keys, 4));
+	assert_string_equal(str_suggest("evnts", keys, 4), "events");
+	assert_null(str_suggest("zzzzzz", keys, 4));
 }
 
 /* expressions over four values: pid (s32), count (u64), flags (u8), comm (char[16]) */

@@ -10,9 +10,13 @@
 
 int exit_code(int err)
 {
+	if (err > 0)
+		return TPGEN_EXIT_INPUT;	/* a finding: stale outputs, changes */
 	switch (err) {
 	case 0:
 		return TPGEN_EXIT_OK;
+	case -TPGEN_EUSAGE:
+		return TPGEN_EXIT_USAGE;
 	case -EACCES:
 	case -EPERM:
 		return TPGEN_EXIT_ENV;
@@ -51,5 +55,5 @@ int bad_option(const char *cmd, int opt, char **argv)
 		pr_err("option '%s' needs an argument; see 'tpgen %s --help'", arg, cmd);
 	else
 		pr_err("unknown option '%s'; see 'tpgen %s --help'", arg, cmd);
-	return TPGEN_EXIT_USAGE;
+	return -TPGEN_EUSAGE;
 }

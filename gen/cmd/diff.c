@@ -237,14 +237,14 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return TPGEN_EXIT_OK;
+			return 0;
 		default:
 			return bad_option("diff", opt, argv);
 		}
 	}
 	if (argc - optind != 2) {
 		pr_err("diff needs two snapshot directories; see 'tpgen diff --help'");
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	err = load(&a, argv[optind], &ra);
 	if (!err)
@@ -276,6 +276,6 @@ out:
 	inputs_free(&a);
 	inputs_free(&b);
 	if (!err && exit_on_diff && d.nr)
-		return 1;
-	return exit_code(err);
+		return 1;	/* a finding, not an error */
+	return err;
 }

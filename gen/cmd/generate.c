@@ -260,7 +260,7 @@ int cmd_generate(int argc, char **argv)
 		err = inputs_option(&g.in, opt, optarg);
 		if (err < 0) {
 			inputs_free(&g.in);
-			return TPGEN_EXIT_INPUT;
+			return err;
 		}
 		if (err)
 			continue;
@@ -283,13 +283,13 @@ int cmd_generate(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			inputs_free(&g.in);
-			return TPGEN_EXIT_OK;
+			return 0;
 		default:
 			inputs_free(&g.in);
 			if (opt == '?' && optind > 1 && argv[optind - 1][0] == '-' &&
 			    !strchr(argv[optind - 1] + 1, '.')) {
 				pr_err("unknown command or option '%s'; see 'tpgen --help'", argv[optind - 1]);
-				return TPGEN_EXIT_USAGE;
+				return -TPGEN_EUSAGE;
 			}
 			return bad_option("", opt, argv);
 		}
@@ -298,7 +298,7 @@ int cmd_generate(int argc, char **argv)
 	if (optind >= argc) {
 		usage(stderr);
 		inputs_free(&g.in);
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	for (i = optind; i < argc && !err; i++)
 		err = generate(&g, argv[i]);
@@ -313,7 +313,5 @@ int cmd_generate(int argc, char **argv)
 	free(g.sysnames_why);
 	free(g.sysnames_path);
 	inputs_free(&g.in);
-	if (err == -EACCES || err == -EPERM)
-		return TPGEN_EXIT_ENV;
-	return err ? TPGEN_EXIT_INPUT : TPGEN_EXIT_OK;
+	return err;
 }

@@ -223,7 +223,7 @@ int cmd_headers(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			inputs_free(&in);
-			return TPGEN_EXIT_OK;
+			return 0;
 		default:
 			inputs_free(&in);
 			return bad_option("headers", opt, argv);
@@ -232,17 +232,17 @@ int cmd_headers(int argc, char **argv)
 	if (core && raw) {
 		pr_err("--core applies to context headers, not --raw (raw arguments are read from BTF as they are)");
 		inputs_free(&in);
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	if (vmlinux_h && !raw) {
 		pr_err("--vmlinux-h only applies to --raw headers");
 		inputs_free(&in);
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	if ((o.check || o.depfile) && (!output || !strcmp(output, "-"))) {
 		pr_err("%s needs an output file (-o FILE)", o.check ? "--check" : "--depfile");
 		inputs_free(&in);
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	if (raw)
 		err = raw_headers(&in, argv + optind, argc - optind, output,
@@ -254,5 +254,5 @@ int cmd_headers(int argc, char **argv)
 out:
 	outputs_free(&o);
 	inputs_free(&in);
-	return err == 1 ? TPGEN_EXIT_INPUT : exit_code(err);
+	return err;
 }

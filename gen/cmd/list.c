@@ -220,7 +220,7 @@ int cmd_list(int argc, char **argv)
 		case 'h':
 			usage(stdout);
 			inputs_free(&in);
-			return TPGEN_EXIT_OK;
+			return 0;
 		default:
 			inputs_free(&in);
 			return bad_option("list", opt, argv);
@@ -306,5 +306,5 @@ out:
 	rawtp_free(&r);
 	kmods_free(&km);
 	inputs_free(&in);
-	return exit_code(err);
+	return err;
 }

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "model/prog.h"
 
 static int cmd_help(int argc, char **argv);
 
@@ -50,31 +49,28 @@ static void usage(FILE *f)
 static int cmd_help(int argc, char **argv)
 {
 	usage(stdout);
-	return TPGEN_EXIT_OK;
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	const struct cmd *c;
-	int rc;
+	int err;
 
 	opterr = 0;	/* commands report bad options themselves, in one line */
 	if (argc < 2) {
 		usage(stderr);
-		return TPGEN_EXIT_USAGE;
-	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		err = -TPGEN_EUSAGE;
+	} else if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("tpgen %s\n", TPGEN_VERSION);
-		return TPGEN_EXIT_OK;
+		err = 0;
+	} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		err = cmd_help(argc - 1, argv + 1);
+	} else {
+		for (c = cmds; c->name; c++)
+			if (!strcmp(argv[1], c->name))
+				break;
+		err = c->name ? c->func(argc - 1, argv + 1) : cmd_generate(argc, argv);
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
-		return cmd_help(argc, argv);
-	for (c = cmds; c->name; c++)
-		if (!strcmp(argv[1], c->name))
-			break;
-	rc = c->name ? c->func(argc - 1, argv + 1) : cmd_generate(argc, argv);
-	/* an error was printed: the exit status says so, whatever path led here */
-	if (rc == TPGEN_EXIT_OK && diag_errors)
-		rc = TPGEN_EXIT_INPUT;
-	return rc;
+	return exit_code(err);
 }

@@ -78,7 +78,7 @@ int cmd_snapshot(int argc, char **argv)
 	struct kmods km = {};
 	struct strbuf sb;
 	const char *dir;
-	int opt, err, i;
+	int opt, err, sn_err = 0, i;
 	char *p;
 
 	while ((opt = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -91,12 +91,12 @@ int cmd_snapshot(int argc, char **argv)
 		if (opt != 'h')
 			return bad_option("snapshot", opt, argv);
 		usage(stdout);
-		return TPGEN_EXIT_OK;
+		return 0;
 	}
 	if (argc - optind != 1) {
 		pr_err("snapshot needs one directory; see 'tpgen snapshot --help'");
 		inputs_free(&in);
-		return TPGEN_EXIT_USAGE;
+		return -TPGEN_EUSAGE;
 	}
 	dir = argv[optind];
 	err = inputs_load_events(&in);
@@ -142,10 +142,16 @@ int cmd_snapshot(int argc, char **argv)
 	if (err)
 		goto out;
 	if (!in.tracefs) {
-		/* the running kernel's syscall names, when it can tell them (a warning when not) */
+		/*
+		 * The running kernel's syscall names, when it can tell them. When
+		 * not, the error is reported and the rest of the snapshot is still
+		 * written (usable, as a snapshot without DIR/syscalls is), and the
+		 * error returned.
+		 */
 		struct sysnames sn = {};
 
-		if (!sysnames_read_kernel(&sn, &in.evs, in.btf)) {
+		sn_err = sysnames_read_kernel(&sn, &in.evs, in.btf);
+		if (!sn_err) {
 			sb_init(&sb);
 			sysnames_text(&sb, &sn);
 			outputs_add_in(&o, dir, "syscalls", &sb);
@@ -158,9 +164,10 @@ int cmd_snapshot(int argc, char **argv)
 	if (!err)
 		fprintf(stderr, "tpgen: snapshot of %d events, BTF%s and release in %s\n", in.evs.nr,
 			km.nr ? " (vmlinux and modules)" : "", dir);
+	err = err ?: sn_err;
 out:
 	kmods_free(&km);
 	outputs_free(&o);
 	inputs_free(&in);
-	return exit_code(err);
+	return err;
 }

@@ -11,7 +11,7 @@
 #include "lib/term.h"
 #include "lib/util.h"
 
-int diag_errors;
+static int diag_nr_errors;
 bool diag_quiet_warnings;
 bool diag_silent;
 
@@ -78,10 +78,15 @@ void diag_error(const char *file, int line, int col, const char *fmt, ...)
 {
 	va_list ap;
 
-	__atomic_fetch_add(&diag_errors, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&diag_nr_errors, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vdiag("error", file, line, col, fmt, ap);
 	va_end(ap);
+}
+
+int diag_error_count(void)
+{
+	return __atomic_load_n(&diag_nr_errors, __ATOMIC_RELAXED);
 }
 
 void diag_warning(const char *file, int line, int col, const char *fmt, ...)
@@ -128,7 +133,7 @@ void pr_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	__atomic_fetch_add(&diag_errors, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&diag_nr_errors, 1, __ATOMIC_RELAXED);
 	va_start(ap, fmt);
 	vdiag("error", NULL, 0, 0, fmt, ap);
 	va_end(ap);

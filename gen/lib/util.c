@@ -14,7 +14,7 @@
 static void die_oom(void)
 {
 	fputs("tpgen: error: out of memory\n", stderr);
-	exit(TPGEN_EXIT_ENV);
+	exit(3);	/* the environment's exit status (TPGEN_EXIT_ENV, cmd/cmd.h) */
 }
 
 void *xmalloc(size_t n)

@@ -8,12 +8,6 @@
 #include <stddef.h>
 #include "lib/limits.h"
 
-/* Exit codes (documented in README and tpgen(1)). */
-#define TPGEN_EXIT_OK		0
-#define TPGEN_EXIT_INPUT	1
-#define TPGEN_EXIT_USAGE	2
-#define TPGEN_EXIT_ENV		3
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* A growable, always NUL-terminated string buffer: the single sink of every emitter. */
@@ -69,7 +63,12 @@ void diag_caret(const char *src_line, int col);
 /* "tpgen: error: ..." for errors with no file. */
 void pr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-extern int diag_errors;
+/*
+ * Errors reported so far, for tests and fuzzers that check each error
+ * returned was reported. Errors are returned (-errno), never counted: the
+ * exit status does not read this.
+ */
+int diag_error_count(void);
 extern bool diag_quiet_warnings;
 extern bool diag_silent;		/* count errors, print nothing (fuzzers) */
 

@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spec s = {};
 	struct spec_str src = {};
 	struct expr *e = NULL;
-	int before = diag_errors, err;
+	int before = diag_error_count(), err;
 	struct strbuf sb;
 	char *text;
 
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = expr_parse(&s, &src, &e);
 	if (!err)
 		err = expr_check(e, &s, &src, size & 1, resolve, &s, &lits);
-	if (err && diag_errors == before)
+	if (err && diag_error_count() == before)
 		abort();	/* an error must be reported */
 	if (!err) {
 		sb_init(&sb);

@@ -29,14 +29,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int before = diag_errors, fd, err;
+	int before = diag_error_count(), fd, err;
 
 	fd = open(spec_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size)
 		abort();
 	close(fd);
 	err = generate(&g, spec_path);
-	if (err && err != -EACCES && diag_errors == before)
+	if (err && err != -EACCES && diag_error_count() == before)
 		abort();	/* a refusal must say why */
 	outputs_free(&g.out);
 	memset(&g.out, 0, sizeof(g.out));

@@ -16,10 +16,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct spec *s = NULL;
-	int before = diag_errors;
+	int before = diag_error_count();
 
 	if (spec_parse(&s, "fuzz.yaml", (const char *)data, size)) {
-		if (diag_errors == before)
+		if (diag_error_count() == before)
 			abort();	/* an error must be reported */
 		return 0;
 	}

@@ -132,9 +132,9 @@ static void test_classify_errors(void **state)
 
 	diag_silent = true;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		before = diag_errors;
+		before = diag_error_count();
 		assert_int_not_equal(tracefs_parse_format("t/format", bad[i], "s", "t", &ev), 0);
-		assert_int_equal(diag_errors, before + 1);	/* exactly one located error */
+		assert_int_equal(diag_error_count(), before + 1);	/* exactly one located error */
 	}
 }
 

@@ -52,9 +52,58 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* A spec, not a command: a file that is there, or a path that looks like a spec's. */
+static bool is_spec(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (strchr(arg, '/') || (n > 5 && !strcmp(arg + n - 5, ".yaml")) ||
+	    (n > 4 && !strcmp(arg + n - 4, ".yml")))
+		return true;
+	return path_exists(arg);
+}
+
+static int unknown_command(const char *arg)
+{
+	const char *names[ARRAY_SIZE(cmds)];
+	const char *hint;
+	struct strbuf sb;
+	int n;
+
+	for (n = 0; cmds[n].name; n++)
+		names[n] = cmds[n].name;
+	hint = str_suggest(arg, names, n);
+	if (hint) {
+		pr_err("unknown command '%s'; did you mean '%s'?", arg, hint);
+		return -TPGEN_EUSAGE;
+	}
+	sb_init(&sb);
+	for (n = 0; cmds[n].name; n++)
+		sb_printf(&sb, "%s%s", n ? cmds[n + 1].name ? ", " : " or " : "", cmds[n].name);
+	pr_err("unknown command '%s': not %s, nor a spec file; see 'tpgen --help'", arg, sb.buf);
+	sb_free(&sb);
+	return -TPGEN_EUSAGE;
+}
+
+/*
+ * As bpftool's cmd_select(): argv[1] names a command of cmds[]; else, with
+ * an option first or a spec (is_spec()), the specs are generated; anything
+ * else is an unknown command, with the nearest command as a suggestion.
+ */
+static int cmd_select(int argc, char **argv)
 {
 	const struct cmd *c;
+
+	for (c = cmds; c->name; c++)
+		if (!strcmp(argv[1], c->name))
+			return c->func(argc - 1, argv + 1);
+	if (argv[1][0] == '-' || is_spec(argv[1]))
+		return cmd_generate(argc, argv);
+	return unknown_command(argv[1]);
+}
+
+int main(int argc, char **argv)
+{
 	int err;
 
 	opterr = 0;	/* commands report bad options themselves, in one line */
@@ -67,10 +116,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		err = cmd_help(argc - 1, argv + 1);
 	} else {
-		for (c = cmds; c->name; c++)
-			if (!strcmp(argv[1], c->name))
-				break;
-		err = c->name ? c->func(argc - 1, argv + 1) : cmd_generate(argc, argv);
+		err = cmd_select(argc, argv);
 	}
 	return exit_code(err);
 }

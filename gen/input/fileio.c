@@ -28,6 +28,13 @@ const char *file_kind(unsigned int mode)
 	return "not a regular file";
 }
 
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st);
+}
+
 const char *read_strerror(int err)
 {
 	if (err == -TPGEN_ENOTREG)

@@ -91,6 +91,8 @@ int read_file(const char *path, char **out, size_t *len);
 int read_file_at(int dirfd, const char *path, size_t max, char **out, size_t *len);
 /* read_file() with the diagnostic: "spec.yaml: error: cannot read spec: a FIFO". */
 int read_input(const char *path, const char *what, size_t max, char **out, size_t *len);
+/* Something (a file, a directory, a dangling symlink) is at 'path'. */
+bool path_exists(const char *path);
 /* "a FIFO", "a character device": what a mode says a file is. */
 const char *file_kind(unsigned int mode);
 /* strerror() that knows -TPGEN_ENOTREG. */

@@ -9,7 +9,7 @@ make --no-print-directory -s build/templates.c || fail "make build/templates.c f
 clang -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer \
 	-std=gnu11 -Wall -Wextra -Werror -Wno-unused-parameter \
 	-D_GNU_SOURCE -DTPGEN_VERSION="\"$(sed -n 's/^VERSION\t*:= *//p' Makefile)\"" -Igen -Ibuild \
-	gen/*.c build/templates.c -lbpf -lelf -lz -lyaml -o "$san" || fail "sanitizer build failed"
+	gen/*/*.c build/templates.c -lbpf -lelf -lz -lyaml -o "$san" || fail "sanitizer build failed"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98
 

@@ -409,7 +409,7 @@ static void print_agg(const struct agg *a, bool reset)
 
 			memcpy(slots, val + a->off_slots, sizeof(slots));
 			if (a->fns & AGG_HIST)
-				print_log2_hist(NULL, slots, a->nslots, a->unit);
+				print_log2_hist(slots, a->nslots, a->unit);
 			else
 				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
 			continue;

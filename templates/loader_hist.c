@@ -21,7 +21,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const char *name, const __u64 *vals, int vals_size, const char *val_type)
+static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -36,8 +36,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 	if (idx_max < 0)
 		return;
 	if (env.json) {
-		if (name)
-			printf("{\"hist\":\"%s\"", name);
 		printf(",\"unit\":");
 		print_json_str(val_type);
 		printf(",\"buckets\":[");
@@ -47,8 +45,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 		printf("]}\n");
 		return;
 	}
-	if (name)
-		printf("\n%s\n", name);
 	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
 	       idx_max <= 32 ? 19 : 29, val_type);
 	if (idx_max <= 32)

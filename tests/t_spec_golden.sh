@@ -5,7 +5,8 @@
 # gives exactly tests/golden/sched/: CO-RE reads of sched_switch and
 # sched_process_exec, whose records BTF describes, and a start-up check of
 # sched_wakeup's, which it does not. With --static-layout, every field read is
-# checked. tests/spec/joins.yaml gives exactly tests/golden/joins/.
+# checked. tests/spec/joins.yaml gives exactly tests/golden/joins/, tests/spec/latency.yaml
+# tests/golden/latency/.
 # TPGEN_UPDATE_GOLDEN=1 rewrites the golden files.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
@@ -30,6 +31,15 @@ if [ "${TPGEN_UPDATE_GOLDEN:-0}" = 1 ]; then
 	cp -r "$T/j/joins" tests/golden/joins
 fi
 diff -ru tests/golden/joins "$T/j/joins" || fail "output differs from tests/golden/joins"
+# latency pairs (tests/spec/latency.yaml): each is the save, join and aggregate it stands for,
+# its identifiers from the name table beside a hist, a save, an aggregate and events of its names
+"$TPGEN" --tracefs tests/spec/events --btf "$T/sched.btf.o" -o "$T/lat" tests/spec/latency.yaml ||
+	fail "tpgen tests/spec/latency.yaml"
+if [ "${TPGEN_UPDATE_GOLDEN:-0}" = 1 ]; then
+	rm -rf tests/golden/latency
+	cp -r "$T/lat/latency" tests/golden/latency
+fi
+diff -ru tests/golden/latency "$T/lat/latency" || fail "output differs from tests/golden/latency"
 
 # a rerun leaves unchanged files alone (make does not rebuild)
 touch -d '2000-01-01' "$T/a/schedsnoop/schedsnoop.bpf.c"

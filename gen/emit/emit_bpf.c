@@ -41,13 +41,11 @@ static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct
 	}
 }
 
-static const char *lat_div(const char *unit)
+/* A block of the entry: a blank line before it, unless it opens the function. */
+static void emit_block_start(struct strbuf *sb)
 {
-	if (!strcmp(unit, "nsecs"))
-		return "";
-	if (!strcmp(unit, "msecs"))
-		return " / 1000000";
-	return " / 1000";
+	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
+		sb_putc(sb, '\n');
 }
 
 /* A block's key: a local, or in per-CPU scratch where the stack has no room for it. */
@@ -139,7 +137,8 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 		const struct psave *sv = &pr->saves[i];
 		const struct psaved *set = &p->sets[sv->set];
 
-		sb_printf(sb, "\n\t/* save %s */\n\t{\n", set->name);
+		emit_block_start(sb);
+		sb_printf(sb, "\t/* save %s */\n\t{\n", set->name);
 		if (set->per_cpu) {
 			/* this CPU's slot: written in place */
 			sb_printf(sb, "\t\tstruct %s *val = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n\n",
@@ -182,7 +181,8 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 	for (int i = 0; i < pr->nr_aggs; i++) {
 		const struct pagg *a = &pr->aggs[i];
 
-		sb_puts(sb, "\n\t/* ");
+		emit_block_start(sb);
+		sb_puts(sb, "\t/* ");
 		c_comment_text(sb, a->title);
 		sb_puts(sb, " */\n\t{\n");
 		if (a->key_struct)
@@ -234,7 +234,8 @@ static void emit_print(struct strbuf *sb, const struct pprobe *pr)
 {
 	if (!pr->print.nr)
 		return;
-	sb_printf(sb, "\n\t/* record */\n\t{\n\t\tstruct %s *e;\n\n", pr->rec_struct);
+	emit_block_start(sb);
+	sb_printf(sb, "\t/* record */\n\t{\n\t\tstruct %s *e;\n\n", pr->rec_struct);
 	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
 	sb_printf(sb, "\t\tif (!e)\n\t\t\t%s\n", leave);
 	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
@@ -276,18 +277,8 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 	}
 }
 
-/* The entry joins, and every join deletes what it found: it ends measurements a save began. */
-static bool ends_saved(const struct pprobe *pr)
-{
-	for (int i = 0; i < pr->nr_joins; i++)
-		if (!pr->joins[i].del)
-			return false;
-	return pr->nr_joins > 0;
-}
-
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
-	const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
 	bool uses_raw = false, deletes = false;
 	size_t start = sb->len;
 	char ct[160];
@@ -299,11 +290,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 
 	for (i = 0; i < pr->nr_vals; i++)
 		uses_raw |= pr->vals[i].src == PV_RAW;
-	if (lat)
-		sb_printf(sb, "\n/* latency %s: %s, %s */\n", lat->name.s, pr->lat_to ? "end" : "start",
-			  pr->sp->event.s);
-	else
-		sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
+	sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
 	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
 		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
 	if (uses_raw)
@@ -320,18 +307,11 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 	for (i = 0; i < pr->nr_lets; i++)
 		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(&pr->lets[i].type), pr->lets[i].local);
-	if (lat)
-		sb_puts(sb, pr->lat_to ? "\t__u64 key, *tsp, delta;\n" : "\t__u64 key, ts;\n");
 	emit_filter_decls(sb, pr);
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
 	emit_sysarg_test(sb, pr, leave);
-	/*
-	 * -p/-c: the current task, unless the entry ends what a save began (a
-	 * join that deletes): the save tested the task it was about, which
-	 * need not be the current one here (offcputime's switch-in).
-	 */
-	if (!lat && !ends_saved(pr))
+	if (pr->task_filter)
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	emit_filter(sb, pr, FILTER_EVENT, leave);
 	for (i = 0; i < pr->nr_joins; i++) {
@@ -366,21 +346,6 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_puts(sb, ";\n");
 	}
 	emit_filter(sb, pr, FILTER_JOINED, leave);
-	if (lat) {
-		sb_puts(sb, "\tkey = ");
-		emit_value(sb, pr, &pr->vals[pr->key]);
-		sb_puts(sb, ";\n");
-		if (!pr->lat_to) {
-			sb_puts(sb, "\tts = bpf_ktime_get_ns();\n");
-			sb_printf(sb, "\tbpf_map_update_elem(&%s_start, &key, &ts, BPF_ANY);\n", lat->name.s);
-		} else {
-			sb_printf(sb, "\ttsp = bpf_map_lookup_elem(&%s_start, &key);\n", lat->name.s);
-			sb_puts(sb, "\tif (!tsp)\n\t\treturn;\n");
-			sb_puts(sb, "\tdelta = bpf_ktime_get_ns() - *tsp;\n");
-			sb_printf(sb, "\tbpf_map_delete_elem(&%s_start, &key);\n", lat->name.s);
-			sb_printf(sb, "\ttpgen_hist_add(%s_hist, delta%s);\n", lat->name.s, lat_div(lat->unit.s));
-		}
-	}
 	emit_saves(sb, p, pr);
 	emit_aggs(sb, pr);
 	emit_print(sb, pr);

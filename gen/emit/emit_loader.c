@@ -293,25 +293,9 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 void emit_summary(struct strbuf *sb, const struct prog *p)
 {
 	bool first = true;
-	int i;
 
 	if (p->any_agg)
 		sb_puts(sb, "for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)\n\tprint_agg(&aggs[i], reset);\n");
-	for (i = 0; i < p->nr_probes; i++) {
-		const struct pprobe *pr = &p->probes[i];
-		const struct spec_latency *lat = pr->lat >= 0 ? &p->spec->lats[pr->lat] : NULL;
-
-		if (!lat || !pr->lat_to)
-			continue;
-		if (!first || p->any_agg)
-			sb_putc(sb, '\n');
-		first = false;
-		sb_printf(sb, "print_log2_hist(\"%s: %s -> %s\", skel->bss->%s_hist, TPGEN_MAX_SLOTS, "
-			  "\"%s\");\n", lat->name.s, lat->from.event.s, lat->to.event.s, lat->name.s,
-			  lat->unit.s);
-		sb_printf(sb, "if (reset)\n\tmemset(skel->bss->%s_hist, 0, sizeof(skel->bss->%s_hist));\n",
-			  lat->name.s, lat->name.s);
-	}
 	if (p->any_print) {
 		if (!first || p->any_agg)
 			sb_putc(sb, '\n');

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * The BPF side's declarations: records, keys and saved values (<tool>.h),
- * the maps of aggregations, saves and latencies, and filter strings.
+ * the maps of aggregations and saves, and filter strings.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,20 +111,6 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 					  pr->vals[a->max].is_signed ? ".max = -0x7fffffffffffffffLL - 1" : ".max = 0");
 			sb_puts(sb, ";\n");
 		}
-		if (pr->lat >= 0 && !pr->lat_to) {
-			const struct spec_latency *lat = &p->spec->lats[pr->lat];
-
-			sb_printf(sb, "\n/* latency %s: %s (%s) -> %s (%s), log2 histogram in %s */\n",
-				  lat->name.s, lat->from.event.s, lat->from.key.s, lat->to.event.s,
-				  lat->to.key.s, lat->unit.s);
-			sb_printf(sb, "struct {\n"
-				  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
-				  "\t__uint(max_entries, %d);\n"
-				  "\t__type(key, __u64);\n"
-				  "\t__type(value, __u64);\n"
-				  "} %s_start SEC(\".maps\");\n\n"
-				  "__u64 %s_hist[TPGEN_MAX_SLOTS] = {};\n", MAP_ENTRIES, lat->name.s, lat->name.s);
-		}
 	}
 }
 
@@ -211,8 +197,6 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 			emit_agg_val(sb, pr, a);
 		}
 	}
-	if (p->any_hist || p->any_lat)
-		sb_puts(sb, "\n/* log2 histogram slots, as in tpgen.h */\n#define TPGEN_MAX_SLOTS 64\n");
 	if (p->any_stack)
 		sb_printf(sb, "\n/* kstack, ustack: frames per stack (PERF_MAX_STACK_DEPTH), stacks kept */\n"
 			  "#define TPGEN_STACK_DEPTH %d\n#define TPGEN_STACK_ENTRIES %d\n", STACK_DEPTH,

@@ -127,7 +127,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
 			{ "CTX_H", p->any_ctx ? "1" : "" },
 			{ "RAW_H", p->any_raw ? "1" : "" },
-			{ "HIST", p->any_agg || p->any_lat ? "1" : "" },
+			{ "HIST", p->any_agg ? "1" : "" },
 			{ "LHIST", p->any_agg ? "1" : "" },
 			{ "AGG", p->any_agg ? "1" : "" },
 			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },

@@ -469,7 +469,7 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 	return sb_steal(&sb);
 }
 
-int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
+int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *name)
 {
 	struct pprobe *pr = r->pr;
 	struct prog *p = r->p;
@@ -510,7 +510,9 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 		a->fns |= AGG_SUM | AGG_COUNT;
 	a->nslots = sa->fns & AGG_LHIST ? (sa->lmax - sa->lmin + sa->lstep - 1) / sa->lstep + 2 : 64;
 	a->unit = sa->unit.s ? sa->unit.s : a->hist >= 0 ? pr->vals[a->hist].name : "";
-	if (sa->legacy)
+	if (name)
+		base = xstrdup(name);
+	else if (sa->legacy)
 		base = xasprintf("%s_%s", pr->pname, sa->fns & AGG_HIST ? "hist" : "counts");
 	else if (sa->name.s) {
 		base = member_name(sa->name.s);	/* "hard IRQ time (usecs)" -> hard_irq_time_usecs */
@@ -538,6 +540,11 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 	else
 		p->any_table = true;
 	return 0;
+}
+
+int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
+{
+	return probe_add_agg_as(r, sa, NULL);
 }
 
 static bool key_is_cpu(const struct pprobe *pr, const struct pitems *key)

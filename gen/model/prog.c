@@ -79,7 +79,8 @@ static char *upper(const char *a, const char *b)
 
 /* ---- probes ---------------------------------------------------------------- */
 
-static int new_probe(struct prog *p, const struct spec_probe *sp, int lat, bool lat_to)
+/* A probe of entry 'sp'; the ends of latency pair 'lat' are named "<lat>_from" and "<lat>_to". */
+static int new_probe(struct prog *p, const struct spec_probe *sp, const char *lat, const char *end)
 {
 	struct pprobe *pr;
 	char *base;
@@ -93,12 +94,9 @@ static int new_probe(struct prog *p, const struct spec_probe *sp, int lat, bool 
 	pr = &p->probes[p->nr_probes++];
 	memset(pr, 0, sizeof(*pr));
 	pr->sp = sp;
-	pr->key = -1;
-	pr->lat = lat;
-	pr->lat_to = lat_to;
+	pr->task_filter = !lat;	/* a latency pair has its own filters */
 	pr->attach = sp->attach ? sp->attach : p->spec->attach ? p->spec->attach : ATTACH_TRACEPOINT;
-	base = lat >= 0 ? xasprintf("%s_%s", p->spec->lats[lat].name.s, lat_to ? "to" : "from")
-			: xstrdup(sp->name);
+	base = lat ? xasprintf("%s_%s", lat, end) : xstrdup(sp->name);
 	pr->pname = prog_ident(p, base);
 	free(base);
 	pr->func = xstrdup(pr->pname);
@@ -133,26 +131,6 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 		err = probe_add_items(&r, &sp->print, &pr->print, true);
 	for (i = 0; i < sp->nr_aggs && !err; i++)
 		err = probe_add_agg(&r, &sp->aggs[i]);
-	if (!err && sp->key.s) {
-		struct expr *e;
-
-		/* a value, or an expression of values (pid + 1, dev << 32 | sector) */
-		r.what = "key";
-		err = probe_expr(&r, &sp->key, false, &e);
-		if (err)
-			return err;
-		if (e->op == EX_REF) {
-			pr->key = e->ref;
-			expr_free(e);
-		} else {
-			pr->key = value_add_expr(pr, e, sp->key.s);
-		}
-		if (pr->vals[pr->key].kind == PV_STR) {
-			spec_error(p->spec, &sp->key.loc, 0, "a latency key must be a number (such as a pid), "
-				   "and '%s' is a string", sp->key.s);
-			return -EINVAL;
-		}
-	}
 	if (err)
 		return err;
 	if (pr->print.nr) {
@@ -169,9 +147,13 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 			if (pr->vals[pr->print.v[i].val].kind == PV_STR)
 				p->any_str_print = true;
 	}
-	if (pr->lat >= 0)
-		p->any_lat = true;
-	for (i = 0; i < pr->nr_vals; i++) {
+	return 0;
+}
+
+/* What the probe's values need: the context, CO-RE, the stack map, the ctx or raw headers. */
+static void probe_uses(struct prog *p, struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_vals; i++) {
 		if (pr->vals[i].src == PV_RAW && pr->vals[i].path)
 			p->any_core = true;
 		if (pr->vals[i].src == PV_PPID)
@@ -192,7 +174,6 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 		p->raw_sel[pr->raw - p->raws->tp] = true;
 		p->any_raw = true;
 	}
-	return 0;
 }
 
 static bool same_program(const struct pprobe *a, const struct pprobe *b)
@@ -214,7 +195,7 @@ static int check_maps(struct prog *p, int first)
 
 		if (!same_program(&p->probes[first], pr))
 			continue;
-		n += pr->nr_aggs + (pr->lat >= 0);
+		n += pr->nr_aggs;
 		rb |= pr->print.nr > 0;
 		scratch |= pr->scratch_slot >= 0;
 		for (k = 0; k < pr->nr_saves; k++)
@@ -246,14 +227,14 @@ int prog_resolve(struct prog *p)
 	int i, j, err, pass;
 
 	for (i = 0; i < s->nr_events; i++) {
-		err = new_probe(p, &s->events[i], -1, false);
+		err = new_probe(p, &s->events[i], NULL, NULL);
 		if (err)
 			return err;
 	}
 	for (i = 0; i < s->nr_lats; i++) {
-		err = new_probe(p, &s->lats[i].from, i, false);
+		err = new_probe(p, &s->lats[i].from, s->lats[i].name.s, "from");
 		if (!err)
-			err = new_probe(p, &s->lats[i].to, i, true);
+			err = new_probe(p, &s->lats[i].to, s->lats[i].name.s, "to");
 		if (err)
 			return err;
 	}
@@ -266,14 +247,11 @@ int prog_resolve(struct prog *p)
 			if (err)
 				return err;
 		}
-	for (i = 0; i < s->nr_lats; i++) {
-		const struct pprobe *from = &p->probes[s->nr_events + 2 * i], *to = from + 1;
-
-		if (from->vals[from->key].size != to->vals[to->key].size)
-			diag_warning(s->path, s->lats[i].loc.line, s->lats[i].loc.col,
-				     "latency '%s': the keys have different sizes; both are compared "
-				     "as 64-bit numbers", s->lats[i].name.s);
-	}
+	err = prog_lower_latency(p);
+	if (err)
+		return err;
+	for (i = 0; i < p->nr_probes; i++)
+		probe_uses(p, &p->probes[i]);
 	for (i = 0; i < p->nr_sets; i++)
 		if (!p->sets[i].joined) {
 			spec_error(p->spec, &p->sets[i].first->loc, 0, "'%s' is saved and never joined",
@@ -325,6 +303,20 @@ int prog_resolve(struct prog *p)
 						jn->del = false;
 			}
 		}
+	/*
+	 * -p/-c test the current task, unless the entry ends what a save began
+	 * (every join deletes): the save tested the task it was about, which
+	 * need not be the current one here (offcputime's switch-in).
+	 */
+	for (i = 0; i < p->nr_probes; i++) {
+		struct pprobe *pr = &p->probes[i];
+		bool ends = pr->nr_joins > 0;
+
+		for (j = 0; j < pr->nr_joins; j++)
+			ends &= pr->joins[j].del;
+		if (ends)
+			pr->task_filter = false;
+	}
 	return 0;
 }
 
@@ -388,6 +380,7 @@ void prog_free(struct prog *p)
 		free(set->val_struct);
 	}
 	free(p->sets);
+	prog_lats_free(p);
 	free(p->probes);
 	free(p->ctx_sel);
 	free(p->raw_sel);

@@ -175,9 +175,7 @@ struct pprobe {
 	struct pitems print;
 	struct pagg *aggs;
 	int nr_aggs;
-	int key;		/* latency key, or -1 */
-	int lat;		/* index of the latency pair, or -1 */
-	bool lat_to;
+	bool task_filter;	/* -p/-c apply: not an end of a latency pair, nor an entry ending a save */
 	bool first_of_program;	/* the first probe of its program: emits the SEC() */
 	bool uses_ctx;
 	/* gen/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
@@ -186,6 +184,7 @@ struct pprobe {
 };
 
 struct nametab;
+struct plat;
 struct sysnames;
 struct decodes;
 
@@ -198,11 +197,13 @@ struct prog {
 	int nr_probes;
 	struct psaved *sets;
 	int nr_sets;
+	struct plat *lats;	/* latency pairs, as the save, join and aggregate they are (gen/latency.c) */
+	int nr_lats;
 	struct nametab *names;	/* every global identifier of the generated C */
 	bool *ctx_sel;		/* events needing a ctx struct */
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
-	bool any_str_print, any_lat;
+	bool any_str_print;
 	unsigned int scratch_size;	/* the largest scratch an entry needs */
 	int nr_scratch;			/* programs with a slot of tpgen_scratch */
 	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */
@@ -241,6 +242,12 @@ static inline bool pvalue_user_str(const struct pvalue *v)
 void prog_plan_sets(struct prog *p);
 /* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
+/*
+ * gen/latency.c: each latency pair's ends (probes 'from' and 'from' + 1 after
+ * the entries') given the save, join and aggregate the pair stands for.
+ */
+int prog_lower_latency(struct prog *p);
+void prog_lats_free(struct prog *p);
 void prog_free(struct prog *p);
 /* A global identifier of the generated C, unique in the program, from 'base'. */
 char *prog_ident(struct prog *p, const char *base);
@@ -252,6 +259,8 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj);
 int probe_add_let(struct resolver *r, const struct spec_let *sl);
 int probe_add_save(struct resolver *r, const struct spec_save *ss);
 int probe_add_agg(struct resolver *r, const struct spec_agg *sa);
+/* ... its map and structs named from 'name' (NULL: from the title, or the entry) */
+int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *name);
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok);
 int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out);
 void pitems_free(struct pitems *l);

@@ -147,7 +147,7 @@ int prog_plan_stack(struct prog *p)
 
 	for (int i = 0; i < p->nr_probes; i++) {
 		struct pprobe *pr = &p->probes[i];
-		unsigned int fixed = STACK_SLACK + (pr->lat >= 0 ? 24 : 0);
+		unsigned int fixed = STACK_SLACK;
 		unsigned int bufs = filter_bufs(pr), key = max_key(p, pr);
 
 		for (int j = 0; j < pr->nr_joins; j++)

@@ -181,7 +181,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const char *name, const __u64 *vals, int vals_size, const char *val_type)
+static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -196,8 +196,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 	if (idx_max < 0)
 		return;
 	if (env.json) {
-		if (name)
-			printf("{\"hist\":\"%s\"", name);
 		printf(",\"unit\":");
 		print_json_str(val_type);
 		printf(",\"buckets\":[");
@@ -207,8 +205,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 		printf("]}\n");
 		return;
 	}
-	if (name)
-		printf("\n%s\n", name);
 	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
 	       idx_max <= 32 ? 19 : 29, val_type);
 	if (idx_max <= 32)
@@ -589,7 +585,7 @@ static void print_agg(const struct agg *a, bool reset)
 
 			memcpy(slots, val + a->off_slots, sizeof(slots));
 			if (a->fns & AGG_HIST)
-				print_log2_hist(NULL, slots, a->nslots, a->unit);
+				print_log2_hist(slots, a->nslots, a->unit);
 			else
 				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
 			continue;

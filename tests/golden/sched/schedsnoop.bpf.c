@@ -24,6 +24,14 @@ __u64 ringbuf_drops = 0;
 /* updates a full map had no room for; the loader reports them */
 __u64 tpgen_lost = 0;
 
+/* values saved as 'runqlat', found by join */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, TPGEN_MAP_ENTRIES);
+	__type(key, struct runqlat_key);
+	__type(value, struct runqlat_val);
+} runqlat_saved SEC(".maps");
+
 /* sched/sched_process_exec: strings of the filter */
 const char sched_process_exec_filter_s0[] = "/proc/*";
 
@@ -36,15 +44,14 @@ struct {
 } sched_switch_counts SEC(".maps");
 static const struct sched_switch_counts_val sched_switch_counts_zero;
 
-/* latency runqlat: sched/sched_wakeup (pid) -> sched/sched_switch (next_pid), log2 histogram in usecs */
+/* runqlat: sched/sched_wakeup -> sched/sched_switch */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 10240);
-	__type(key, __u64);
-	__type(value, __u64);
-} runqlat_start SEC(".maps");
-
-__u64 runqlat_hist[TPGEN_MAX_SLOTS] = {};
+	__uint(max_entries, TPGEN_MAP_ENTRIES);
+	__type(key, __u32);
+	__type(value, struct runqlat_hist_val);
+} runqlat_hist SEC(".maps");
+static const struct runqlat_hist_val runqlat_hist_zero;
 
 /* sched/sched_process_exec */
 static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ctx)
@@ -99,28 +106,49 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 	}
 }
 
-/* latency runqlat: start, sched/sched_wakeup */
+/* sched/sched_wakeup */
 static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx)
 {
-	__u64 key, ts;
+	/* save runqlat */
+	{
+		struct runqlat_key key;
+		struct runqlat_val val = {};
 
-	key = ctx->pid;
-	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&runqlat_start, &key, &ts, BPF_ANY);
+		__builtin_memset(&key, 0, sizeof(key));
+		key.pid = ctx->pid;
+		val.ts = bpf_ktime_get_ns();
+		if (tpgen_save_value(&runqlat_saved, &key, &val, &tpgen_lost))
+			return;
+	}
 }
 
-/* latency runqlat: end, sched/sched_switch */
+/* sched/sched_switch */
 static __always_inline void runqlat_to(struct sched_switch_ctx *ctx)
 {
-	__u64 key, *tsp, delta;
+	struct runqlat_key runqlat_key;
+	struct runqlat_val *runqlat;
 
-	key = ctx->next_pid;
-	tsp = bpf_map_lookup_elem(&runqlat_start, &key);
-	if (!tsp)
+	__builtin_memset(&runqlat_key, 0, sizeof(runqlat_key));
+	runqlat_key.pid = ctx->next_pid;
+	runqlat = bpf_map_lookup_elem(&runqlat_saved, &runqlat_key);
+	if (!runqlat)
 		return;
-	delta = bpf_ktime_get_ns() - *tsp;
-	bpf_map_delete_elem(&runqlat_start, &key);
-	tpgen_hist_add(runqlat_hist, delta / 1000);
+
+	/* runqlat: sched/sched_wakeup -> sched/sched_switch */
+	{
+		__u32 key = 0;
+		struct runqlat_hist_val *val;
+		__u64 v = (bpf_ktime_get_ns() - runqlat->ts) / 1000;
+
+		val = tpgen_lookup_or_try_init(&runqlat_hist, &key, &runqlat_hist_zero);
+		if (!val) {
+			__sync_fetch_and_add(&tpgen_lost, 1);
+			goto out;
+		}
+		tpgen_hist_add(val->slots, v);
+	}
+out:
+	bpf_map_delete_elem(&runqlat_saved, &runqlat_key);
 }
 
 SEC("tp/sched/sched_process_exec")

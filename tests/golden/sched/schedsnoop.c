@@ -181,7 +181,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const char *name, const __u64 *vals, int vals_size, const char *val_type)
+static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -196,8 +196,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 	if (idx_max < 0)
 		return;
 	if (env.json) {
-		if (name)
-			printf("{\"hist\":\"%s\"", name);
 		printf(",\"unit\":");
 		print_json_str(val_type);
 		printf(",\"buckets\":[");
@@ -207,8 +205,6 @@ static __attribute__((unused)) void print_log2_hist(const char *name, const __u6
 		printf("]}\n");
 		return;
 	}
-	if (name)
-		printf("\n%s\n", name);
 	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
 	       idx_max <= 32 ? 19 : 29, val_type);
 	if (idx_max <= 32)
@@ -317,6 +313,20 @@ static struct agg aggs[] = {
 		.off_count = offsetof(struct sched_switch_counts_val, count),
 		.is_signed = 0,
 		.sort = 0x1,
+		.top = 0,
+	},
+	{
+		.title = "runqlat: sched/sched_wakeup -> sched/sched_switch",
+		.json = "hist",
+		.json_name = "runqlat: sched/sched_wakeup -> sched/sched_switch",
+		.unit = "usecs",
+		.key_size = sizeof(__u32),
+		.val_size = sizeof(struct runqlat_hist_val),
+		.fns = 0x20,
+		.off_slots = offsetof(struct runqlat_hist_val, slots),
+		.is_signed = 0,
+		.nslots = 64,
+		.sort = 0x0,
 		.top = 0,
 	},
 };
@@ -571,7 +581,7 @@ static void print_agg(const struct agg *a, bool reset)
 
 			memcpy(slots, val + a->off_slots, sizeof(slots));
 			if (a->fns & AGG_HIST)
-				print_log2_hist(NULL, slots, a->nslots, a->unit);
+				print_log2_hist(slots, a->nslots, a->unit);
 			else
 				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
 			continue;
@@ -694,10 +704,6 @@ static void print_summary(struct schedsnoop_bpf *skel, bool reset)
 {
 	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		print_agg(&aggs[i], reset);
-
-	print_log2_hist("runqlat: sched/sched_wakeup -> sched/sched_switch", skel->bss->runqlat_hist, TPGEN_MAX_SLOTS, "usecs");
-	if (reset)
-		memset(skel->bss->runqlat_hist, 0, sizeof(skel->bss->runqlat_hist));
 
 	if (!reset && skel->bss->ringbuf_drops)
 		fprintf(stderr, "%llu records lost: the ring buffer was full\n",
@@ -919,6 +925,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	aggs[0].fd = bpf_map__fd(skel->maps.sched_switch_counts);
+	aggs[1].fd = bpf_map__fd(skel->maps.runqlat_hist);
 	err = schedsnoop_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));

@@ -19,6 +19,15 @@ struct event_hdr {
 	__u64 ts_ns;	/* bpf_ktime_get_ns() */
 };
 
+/* 'runqlat': the key and the values a save keeps */
+struct runqlat_key {
+	__s32 pid;
+};
+
+struct runqlat_val {
+	__u64 ts;
+};
+
 /* sched/sched_process_exec */
 struct sched_process_exec_event {
 	struct event_hdr hdr;
@@ -37,8 +46,10 @@ struct sched_switch_counts_val {
 	__u64 count;
 };
 
-/* log2 histogram slots, as in tpgen.h */
-#define TPGEN_MAX_SLOTS 64
+/* runqlat: sched/sched_wakeup -> sched/sched_switch: per key */
+struct runqlat_hist_val {
+	__u64 slots[64];
+};
 
 /* keys a map of aggregations or saved values holds */
 #define TPGEN_MAP_ENTRIES 10240

@@ -255,8 +255,8 @@ out:
 /* sched/sched_wakeup */
 static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx)
 {
-	/* prio < 120 */
-	if (ctx->prio >= 120)
+	/* prio <= 120 */
+	if (ctx->prio > 120)
 		return;
 
 	/* save sched_wakeup */

@@ -221,7 +221,7 @@ static const struct spec_items tid_key = {
 
 /* ---- save, join, let ------------------------------------------------------ */
 
-static int find_set(const struct prog *p, const char *name)
+int prog_find_set(const struct prog *p, const char *name)
 {
 	for (int i = 0; i < p->nr_sets; i++)
 		if (!strcmp(p->sets[i].name, name))
@@ -262,7 +262,7 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 		err = probe_add_items(r, &ss->values, &sv->values, true);
 	if (err)
 		return err;
-	s = find_set(p, ss->name.s);
+	s = prog_find_set(p, ss->name.s);
 	if (s < 0) {
 		char *base;
 
@@ -338,7 +338,7 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	struct pjoin *j;
 	int s, err, i;
 
-	s = find_set(p, sj->name.s);
+	s = prog_find_set(p, sj->name.s);
 	if (s < 0) {
 		spec_error(p->spec, sj->key.nr ? &sj->loc : &sj->name.loc, 0,
 			   "no 'save' names '%s' (an entry that comes first must save it)", sj->name.s);
@@ -395,7 +395,7 @@ int probe_add_let(struct resolver *r, const struct spec_let *sl)
 				   "choose another", sl->name.s);
 			return -EINVAL;
 		}
-	if (value_find(r, sl->name.s, 0) >= 0 || find_set(r->p, sl->name.s) >= 0) {
+	if (value_find(r, sl->name.s, 0) >= 0 || prog_find_set(r->p, sl->name.s) >= 0) {
 		spec_error(r->p->spec, &sl->name.loc, 0, "'%s' is already a value here; choose another name",
 			   sl->name.s);
 		return -EINVAL;

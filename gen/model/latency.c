@@ -30,14 +30,6 @@ struct plat {
 	char *map;		/* the histogram's map: "<name>_hist" */
 };
 
-static int find_set(const struct prog *p, const char *name)
-{
-	for (int i = 0; i < p->nr_sets; i++)
-		if (!strcmp(p->sets[i].name, name))
-			return i;
-	return -1;
-}
-
 /* The key of one end: a number (a value, or an expression of values: pid + 1, dev << 32 | sector). */
 static int check_key(struct resolver *r)
 {
@@ -60,16 +52,18 @@ static int check_key(struct resolver *r)
 
 static void lower(struct prog *p, const struct spec_latency *sl, struct plat *l)
 {
-	static const char *const div[] = { "nsecs", "", "usecs", " / 1000", "msecs", " / 1000000" };
-	const char *per = " / 1000";
+	static const struct {
+		const char *unit, *div;
+	} units[] = { { "nsecs", "" }, { "usecs", " / 1000" }, { "msecs", " / 1000000" } };
+	const char *div = " / 1000";
 	char *name;
 	int n = 1;
 
-	for (size_t i = 0; i < ARRAY_SIZE(div); i += 2)
-		if (!strcmp(sl->unit.s, div[i]))
-			per = div[i + 1];
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(sl->unit.s, units[i].unit))
+			div = units[i].div;
 	name = xstrdup(sl->name.s);
-	while (find_set(p, name) >= 0) {
+	while (prog_find_set(p, name) >= 0) {
 		free(name);
 		name = xasprintf("%s_%d", sl->name.s, ++n);
 	}
@@ -93,7 +87,7 @@ static void lower(struct prog *p, const struct spec_latency *sl, struct plat *l)
 	l->agg.name.s = xasprintf("%s: %s -> %s", sl->name.s, sl->from.event.s, sl->to.event.s);
 	l->agg.name.loc = sl->loc;
 	l->agg.fns = AGG_HIST;
-	l->agg.hist.s = *per ? xasprintf("(TIME - %s.ts)%s", l->set, per) : xasprintf("TIME - %s.ts", l->set);
+	l->agg.hist.s = *div ? xasprintf("(TIME - %s.ts)%s", l->set, div) : xasprintf("TIME - %s.ts", l->set);
 	l->agg.hist.loc = sl->loc;
 	l->agg.unit = sl->unit;
 	l->agg.by.loc = sl->loc;

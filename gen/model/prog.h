@@ -256,6 +256,8 @@ void nametab_free(struct nametab *t);
 /* gen/actions.c: what an entry does, added to its probe (errors reported, -EINVAL) */
 struct resolver;
 int probe_add_join(struct resolver *r, const struct spec_join *sj);
+/* The index of the values saved as 'name', or -1. */
+int prog_find_set(const struct prog *p, const char *name);
 int probe_add_let(struct resolver *r, const struct spec_let *sl);
 int probe_add_save(struct resolver *r, const struct spec_save *ss);
 int probe_add_agg(struct resolver *r, const struct spec_agg *sa);

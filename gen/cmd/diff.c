@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "emit/emit.h"
 #include "lib/json.h"
 #include "input/rawtp.h"
 
@@ -149,28 +150,39 @@ static void diff_events(struct differ *d, const struct tp_events *a, const struc
 	}
 }
 
-static void diff_raw_tp(struct differ *d, const struct raw_tp *a, const struct raw_tp *b)
+/* Arguments compared as declared with kernel types ("struct task_struct *prev"). */
+static void diff_raw_tp(struct differ *d, const struct raw_spell *sa, const struct raw_tp *a,
+			const struct raw_spell *sb, const struct raw_tp *b)
 {
 	int i, n = a->nr_args > b->nr_args ? a->nr_args : b->nr_args;
+	struct strbuf x, y;
 	char item[64];
 
+	sb_init(&x);
+	sb_init(&y);
 	for (i = 0; i < n; i++) {
-		const struct raw_arg *x = i < a->nr_args ? &a->args[i] : NULL;
-		const struct raw_arg *y = i < b->nr_args ? &b->args[i] : NULL;
-
+		sb_reset(&x);
+		sb_reset(&y);
+		if (i < a->nr_args)
+			raw_spell_kernel(sa, a, i, true, &x);
+		if (i < b->nr_args)
+			raw_spell_kernel(sb, b, i, true, &y);
 		snprintf(item, sizeof(item), "arg %d", i);
-		if (!y)
-			change(d, '-', "raw_arg", a->name, item, NULL, x->decl, NULL);
-		else if (!x)
-			change(d, '+', "raw_arg", a->name, item, NULL, NULL, y->decl);
-		else if (strcmp(x->decl, y->decl))
+		if (i >= b->nr_args)
+			change(d, '-', "raw_arg", a->name, item, NULL, x.buf, NULL);
+		else if (i >= a->nr_args)
+			change(d, '+', "raw_arg", a->name, item, NULL, NULL, y.buf);
+		else if (strcmp(x.buf, y.buf))
 			change(d, '~', "raw_arg", a->name, item,
-			       strcmp(x->name, y->name) && x->size == y->size ? "renamed" : "retyped",
-			       x->decl, y->decl);
+			       strcmp(a->args[i].name, b->args[i].name) && a->args[i].size == b->args[i].size ?
+			       "renamed" : "retyped", x.buf, y.buf);
 	}
+	sb_free(&x);
+	sb_free(&y);
 }
 
-static void diff_raw(struct differ *d, const struct raw_tps *a, const struct raw_tps *b)
+static void diff_raw(struct differ *d, const struct raw_spell *sa, const struct raw_tps *a,
+		     const struct raw_spell *sb, const struct raw_tps *b)
 {
 	int i = 0, j = 0;
 
@@ -178,7 +190,7 @@ static void diff_raw(struct differ *d, const struct raw_tps *a, const struct raw
 		int c = i >= a->nr ? 1 : j >= b->nr ? -1 : strcmp(a->tp[i].name, b->tp[j].name);
 
 		if (!c)
-			diff_raw_tp(d, &a->tp[i++], &b->tp[j++]);
+			diff_raw_tp(d, sa, &a->tp[i++], sb, &b->tp[j++]);
 		else if (c < 0)
 			change(d, '-', "raw_tp", a->tp[i++].name, NULL, NULL, NULL, NULL);
 		else
@@ -223,6 +235,7 @@ int cmd_diff(int argc, char **argv)
 	};
 	struct inputs a = {}, b = {};
 	struct raw_tps ra = {}, rb = {};
+	struct raw_spell sa = {}, sb = {};
 	struct differ d = {};
 	bool exit_on_diff = false;
 	int opt, err;
@@ -249,6 +262,10 @@ int cmd_diff(int argc, char **argv)
 	err = load(&a, argv[optind], &ra);
 	if (!err)
 		err = load(&b, argv[optind + 1], &rb);
+	if (!err)
+		err = raw_spell_init(&sa, &ra, NULL, a.btf);
+	if (!err)
+		err = raw_spell_init(&sb, &rb, NULL, b.btf);
 	if (err)
 		goto out;
 	sb_init(&d.out);
@@ -263,7 +280,7 @@ int cmd_diff(int argc, char **argv)
 			  argv[optind + 1], inputs_release(&b));
 	}
 	diff_events(&d, &a.evs, &b.evs);
-	diff_raw(&d, &ra, &rb);
+	diff_raw(&d, &sa, &ra, &sb, &rb);
 	if (d.json)
 		sb_printf(&d.out, "%s],\"total\":%d}\n", d.nr_json ? "\n" : "", d.nr);
 	else
@@ -271,6 +288,8 @@ int cmd_diff(int argc, char **argv)
 	err = write_output(NULL, &d.out);
 	sb_free(&d.out);
 out:
+	raw_spell_free(&sa);
+	raw_spell_free(&sb);
 	rawtp_free(&ra);
 	rawtp_free(&rb);
 	inputs_free(&a);

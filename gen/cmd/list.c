@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "emit/emit.h"
 #include "lib/json.h"
 #include "input/kmods.h"
 #include "input/rawtp.h"
@@ -45,21 +46,34 @@ static void usage(FILE *f)
 		"  -h, --help            this help\n");
 }
 
-static void raw_text(struct strbuf *sb, const struct raw_tp *tp)
+/* A raw argument declared with kernel types, "struct task_struct *prev", in 'decl'. */
+static const char *raw_decl(const struct raw_spell *sp, const struct raw_tp *tp, int i, struct strbuf *decl)
 {
+	sb_reset(decl);
+	raw_spell_kernel(sp, tp, i, true, decl);
+	return decl->buf;
+}
+
+static void raw_text(struct strbuf *sb, const struct raw_spell *sp, const struct raw_tp *tp)
+{
+	struct strbuf decl;
 	int i;
 
+	sb_init(&decl);
 	sb_printf(sb, "    raw_tp/tp_btf %s%s%s%s: %d arg%s, names from %s\n", tp->name,
 		  tp->module ? " (module " : "", tp->module ? tp->module : "", tp->module ? ")" : "",
 		  tp->nr_args, tp->nr_args == 1 ? "" : "s", tp->name_from ? tp->name_from : "nowhere (argN)");
 	for (i = 0; i < tp->nr_args; i++)
-		sb_printf(sb, "      %-4d %-4u %s\n", i, tp->args[i].size, tp->args[i].decl);
+		sb_printf(sb, "      %-4d %-4u %s\n", i, tp->args[i].size, raw_decl(sp, tp, i, &decl));
+	sb_free(&decl);
 }
 
-static void raw_json(struct strbuf *sb, const struct raw_tp *tp)
+static void raw_json(struct strbuf *sb, const struct raw_spell *sp, const struct raw_tp *tp)
 {
+	struct strbuf decl;
 	int i;
 
+	sb_init(&decl);
 	sb_puts(sb, "{\"name\":");
 	json_str(sb, tp->name);
 	if (tp->module) {
@@ -77,14 +91,16 @@ static void raw_json(struct strbuf *sb, const struct raw_tp *tp)
 		sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
 		json_str(sb, tp->args[i].name);
 		sb_puts(sb, ",\"decl\":");
-		json_str(sb, tp->args[i].decl);
+		json_str(sb, raw_decl(sp, tp, i, &decl));
 		sb_printf(sb, ",\"size\":%u,\"signed\":%s,\"pointer\":%s}", tp->args[i].size,
 			  tp->args[i].is_signed ? "true" : "false", tp->args[i].is_ptr ? "true" : "false");
 	}
 	sb_puts(sb, "]}");
+	sb_free(&decl);
 }
 
-static void event_text(struct strbuf *sb, const struct tp_event *ev, const struct raw_tp *tp)
+static void event_text(struct strbuf *sb, const struct tp_event *ev, const struct raw_spell *sp,
+		       const struct raw_tp *tp)
 {
 	int i;
 
@@ -105,10 +121,11 @@ static void event_text(struct strbuf *sb, const struct tp_event *ev, const struc
 		sb_putc(sb, '\n');
 	}
 	if (tp)
-		raw_text(sb, tp);
+		raw_text(sb, sp, tp);
 }
 
-static void event_json(struct strbuf *sb, const struct tp_event *ev, const struct raw_tp *tp)
+static void event_json(struct strbuf *sb, const struct tp_event *ev, const struct raw_spell *sp,
+		       const struct raw_tp *tp)
 {
 	int i;
 
@@ -151,7 +168,7 @@ static void event_json(struct strbuf *sb, const struct tp_event *ev, const struc
 	}
 	sb_puts(sb, "],\"raw\":");
 	if (tp)
-		raw_json(sb, tp);
+		raw_json(sb, sp, tp);
 	else
 		sb_puts(sb, "null");
 	sb_putc(sb, '}');
@@ -198,6 +215,7 @@ int cmd_list(int argc, char **argv)
 	};
 	struct inputs in = {};
 	struct raw_tps r = {};
+	struct raw_spell sp = {};
 	struct kmods km = {};
 	bool json = false, stats = false, *sel = NULL, *used = NULL, first = true;
 	struct strbuf sb;
@@ -252,6 +270,9 @@ int cmd_list(int argc, char **argv)
 		if (err)
 			goto out;
 		kmods_add_rawtps(&km, &r);
+		err = raw_spell_init(&sp, &r, NULL, in.btf);
+		if (err)
+			goto out;
 	}
 	tp_events_name(&in.evs, sel, in.btf);
 	used = xcalloc(r.nr ? r.nr : 1, sizeof(*used));
@@ -273,9 +294,9 @@ int cmd_list(int argc, char **argv)
 		if (json) {
 			if (!first)
 				sb_putc(&sb, ',');
-			event_json(&sb, ev, tp);
+			event_json(&sb, ev, &sp, tp);
 		} else {
-			event_text(&sb, ev, tp);
+			event_text(&sb, ev, &sp, tp);
 		}
 		first = false;
 	}
@@ -288,11 +309,11 @@ int cmd_list(int argc, char **argv)
 		if (json) {
 			if (!first)
 				sb_putc(&sb, ',');
-			raw_json(&sb, &r.tp[i]);
+			raw_json(&sb, &sp, &r.tp[i]);
 		} else {
 			if (first)
 				sb_puts(&sb, "\nraw tracepoints with no trace event:\n");
-			raw_text(&sb, &r.tp[i]);
+			raw_text(&sb, &sp, &r.tp[i]);
 		}
 		first = false;
 	}
@@ -303,6 +324,7 @@ int cmd_list(int argc, char **argv)
 out:
 	free(used);
 	free(sel);
+	raw_spell_free(&sp);
 	rawtp_free(&r);
 	kmods_free(&km);
 	inputs_free(&in);

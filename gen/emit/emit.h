@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "model/model.h"
+#include "input/rawtp.h"
 #include "lib/util.h"
 
 /*
@@ -20,5 +21,44 @@ char *emit_guard(const char *path, const char *fallback);
 
 /* The u8..s64 typedefs every generated header carries, spelled as vmlinux.h spells them. */
 void emit_fixed_types(struct strbuf *out);
+
+/* emit/emit_raw.c: one header with 'struct <tp>_raw_args' for each selected tracepoint. */
+int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
+		    const struct btf *btf, enum raw_mode mode, const char *banner);
+
+/*
+ * emit/btf_decl.c: type 'id' declared as C ("const char *name", "void (*)(int)"),
+ * as btf_dump__emit_type_decl() spells it but with the kernel's names, never
+ * btf_dump's renames; NULL where btf_dump would print an anonymous type's body.
+ */
+char *kbtf_decl(const struct btf *btf, __u32 id, const char *name);
+
+/*
+ * emit/btf_decl.c: raw tracepoints' arguments spelled as C from their BTF
+ * type ids. The kernel's spelling: for vmlinux's tracepoints loaded by
+ * rawtp_load(), as vmlinux.h spells them (btf_dump, renames and all: spelled
+ * by raw_spell_init(), for the selected tracepoints, all with 'selected'
+ * NULL); else with the kernel's names (kbtf_decl()), when asked; an argument
+ * with kernel_sa, or that neither can spell, as standalone headers spell it.
+ * Once initialized, several threads may spell at once.
+ */
+struct raw_spell {
+	const struct raw_tps *r;
+	const struct btf *btf;	/* vmlinux's (a module's tracepoint has its own: tp->btf) */
+	char **dump;		/* r->vmlinux_names: btf_dump's declaration and type alone of each
+				 * argument, two per argument, NULL where btf_dump gave none */
+	int *first;		/* tracepoint i's first argument in dump (halved) */
+	struct strbuf out;	/* what btf_dump prints */
+	bool quiet;		/* drop what btf_dump prints */
+};
+int raw_spell_init(struct raw_spell *s, const struct raw_tps *r, const bool *selected,
+		   const struct btf *btf);
+void raw_spell_free(struct raw_spell *s);
+/* Append argument 'arg' of 'tp' declared ("struct task_struct *prev"), or with !named its type alone. */
+void raw_spell_kernel(const struct raw_spell *s, const struct raw_tp *tp, int arg, bool named,
+		      struct strbuf *sb);
+/* ... as standalone headers spell it ("struct task_struct *prev", "__u32 prev_state"). */
+void raw_spell_sa(const struct raw_spell *s, const struct raw_tp *tp, int arg, bool named,
+		  struct strbuf *sb);
 
 #endif /* __TPGEN_EMIT_H */

@@ -12,6 +12,9 @@
  * 8-byte anonymous struct; every offset is asserted for either byte order,
  * through one short macro per argument, outside the struct's include guard so
  * that a second header sharing the struct checks it too.
+ *
+ * The model holds each argument's BTF type id; btf_decl.c spells it as it is
+ * printed (both halves of the header at once, sb_emit_split()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -115,18 +118,42 @@ static void emit_forwards(struct strbuf *out, const struct raw_tps *r, const boo
 	free(v);
 }
 
-/* What a member's comment says: the kernel's type where ours differs, and a rename. */
-static void emit_member_comment(struct strbuf *out, size_t line, const struct raw_arg *a,
-				const char *type)
-{
-	bool lowered = strcmp(type, a->ktype) != 0;
+/* Where the text of a member is spelled; 'type' and 'ktype' are scratch for its comment. */
+struct spelling {
+	const struct raw_spell *sp;
+	const struct raw_tp *tp;
+	enum raw_mode mode;
+	struct strbuf type, ktype;
+};
 
+/* Argument 'i' declared (or its type alone), with kernel types or as standalone headers spell it. */
+static void put_arg(struct strbuf *out, const struct spelling *s, int i, bool kernel, bool named)
+{
+	if (kernel)
+		raw_spell_kernel(s->sp, s->tp, i, named, out);
+	else
+		raw_spell_sa(s->sp, s->tp, i, named, out);
+}
+
+/* What a member's comment says: the kernel's type where ours differs, and a rename. */
+static void emit_member_comment(struct strbuf *out, size_t line, struct spelling *s, int i, bool kernel)
+{
+	const struct raw_arg *a = &s->tp->args[i];
+	bool lowered = false;
+
+	if (!kernel) {	/* with kernel types, the type is the kernel's */
+		sb_reset(&s->type);
+		sb_reset(&s->ktype);
+		raw_spell_sa(s->sp, s->tp, i, false, &s->type);
+		raw_spell_kernel(s->sp, s->tp, i, false, &s->ktype);
+		lowered = strcmp(s->type.buf, s->ktype.buf) != 0;
+	}
 	if (!lowered && !a->renamed)
 		return;
 	sb_tab_to(out, line, COMMENT_COL);
 	sb_puts(out, "/* ");
 	if (lowered) {
-		c_comment_text(out, a->ktype);
+		c_comment_text(out, s->ktype.buf);
 		if (a->by_value)
 			sb_puts(out, ", by value");
 	}
@@ -142,8 +169,9 @@ static void emit_member_comment(struct strbuf *out, size_t line, const struct ra
 	sb_puts(out, " */");
 }
 
-static void emit_struct(struct strbuf *out, const struct raw_tp *tp, enum raw_mode mode)
+static void emit_struct(struct strbuf *out, struct spelling *s)
 {
+	const struct raw_tp *tp = s->tp;
 	int i;
 
 	sb_add(out, "struct ", 7);
@@ -151,9 +179,7 @@ static void emit_struct(struct strbuf *out, const struct raw_tp *tp, enum raw_mo
 	sb_add(out, "_raw_args {\n", 12);
 	for (i = 0; i < tp->nr_args; i++) {
 		const struct raw_arg *a = &tp->args[i];
-		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa;
-		const char *decl = kernel ? a->decl : a->decl_sa;
-		const char *type = kernel ? a->ktype : a->type_sa;
+		bool kernel = s->mode == RAW_MODE_VMLINUX && !a->vmlinux_sa;
 		size_t line = out->len;
 
 		if (a->size < 8) {
@@ -162,14 +188,14 @@ static void emit_struct(struct strbuf *out, const struct raw_tp *tp, enum raw_mo
 			sb_add(out, ", ", 2);
 			sb_putu(out, a->size);
 			sb_add(out, ", ", 2);
-			sb_puts(out, decl);
+			put_arg(out, s, i, kernel, true);
 			sb_add(out, ");", 2);
 		} else {
 			sb_putc(out, '\t');
-			sb_puts(out, decl);
+			put_arg(out, s, i, kernel, true);
 			sb_puts(out, " __attribute__((aligned(8)));");
 		}
-		emit_member_comment(out, line, a, type);
+		emit_member_comment(out, line, s, i, kernel);
 		sb_putc(out, '\n');
 	}
 	sb_add(out, "};\n", 3);
@@ -198,8 +224,9 @@ static void emit_asserts(struct strbuf *out, const struct raw_tp *tp)
 	}
 }
 
-static void emit_prog_macro(struct strbuf *out, const struct raw_tp *tp, enum raw_mode mode)
+static void emit_prog_macro(struct strbuf *out, const struct spelling *s)
 {
+	const struct raw_tp *tp = s->tp;
 	const char *ctx = "ctx";
 	int i;
 
@@ -213,20 +240,20 @@ static void emit_prog_macro(struct strbuf *out, const struct raw_tp *tp, enum ra
 	sb_puts(out, " __TPGEN_U");
 	for (i = 0; i < tp->nr_args; i++) {
 		const struct raw_arg *a = &tp->args[i];
-		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
+		bool kernel = s->mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
 
 		sb_add(out, ", \\\n\t ", 6);
-		sb_puts(out, kernel ? a->decl : a->decl_sa);
+		put_arg(out, s, i, kernel, true);
 		sb_puts(out, " __TPGEN_U");
 	}
 	/* the outer function's parameter is always ctx */
 	sb_puts(out, "), \\\n\t(ctx");
 	for (i = 0; i < tp->nr_args; i++) {
 		const struct raw_arg *a = &tp->args[i];
-		bool kernel = mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
+		bool kernel = s->mode == RAW_MODE_VMLINUX && !a->vmlinux_sa && !a->by_value;
 
 		sb_add(out, ", (", 3);
-		sb_puts(out, kernel ? a->ktype : a->type_sa);
+		put_arg(out, s, i, kernel, false);
 		sb_add(out, ")ctx[", 5);
 		sb_putu(out, i);
 		sb_putc(out, ']');
@@ -234,8 +261,11 @@ static void emit_prog_macro(struct strbuf *out, const struct raw_tp *tp, enum ra
 	sb_add(out, "))\n", 3);
 }
 
-static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode mode)
+static void emit_tp(struct strbuf *out, const struct raw_spell *sp, const struct raw_tp *tp,
+		    enum raw_mode mode)
 {
+	struct spelling s = { .sp = sp, .tp = tp, .mode = mode };
+
 	sb_add(out, "/* ", 3);
 	sb_puts(out, tp->name);
 	sb_add(out, ": ", 2);
@@ -265,8 +295,12 @@ static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode m
 	sb_add(out, "\n#define __TPGEN_RAW_ARGS_", 26);
 	sb_puts(out, tp->name);
 	sb_putc(out, '\n');
-	emit_struct(out, tp, mode);
-	emit_prog_macro(out, tp, mode);
+	sb_init(&s.type);
+	sb_init(&s.ktype);
+	emit_struct(out, &s);
+	sb_free(&s.type);
+	sb_free(&s.ktype);
+	emit_prog_macro(out, &s);
 	sb_add(out, "#endif\n", 7);
 	/* outside the guard: a header that shares the struct checks it too */
 	emit_asserts(out, tp);
@@ -276,6 +310,7 @@ static void emit_tp(struct strbuf *out, const struct raw_tp *tp, enum raw_mode m
 /* What sb_emit_split() prints the tracepoints with: a header is two halves, printed at once. */
 struct emit_job {
 	const struct raw_tps *r;
+	const struct raw_spell *sp;
 	const bool *selected;
 	enum raw_mode mode;
 };
@@ -296,7 +331,7 @@ static void job_emit(struct strbuf *sb, const void *arg, int i)
 {
 	const struct emit_job *job = arg;
 
-	emit_tp(sb, &job->r->tp[i], job->mode);
+	emit_tp(sb, job->sp, &job->r->tp[i], job->mode);
 }
 
 int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
@@ -304,10 +339,10 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 {
 	unsigned long long h = FNV1A64_INIT;
 	size_t size = 16384;
+	struct raw_spell sp;
 	struct emit_job job;
-	int i;
+	int i, err;
 
-	(void)btf;	/* rawtp_load() spelled every argument already */
 	/* the guard names what is in the file: several raw headers can be included */
 	for (i = 0; i < r->nr; i++)
 		if (!selected || selected[i])
@@ -316,6 +351,9 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	for (i = 0; i < r->nr; i++)
 		if (!selected || selected[i])
 			size += estimate(&r->tp[i]);
+	err = raw_spell_init(&sp, r, selected, btf);
+	if (err)
+		return err;
 	sb_reserve(out, size);
 
 	sb_puts(out, "/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */\n");
@@ -331,8 +369,9 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	}
 	emit_prelude(out);
 	emit_forwards(out, r, selected, mode);
-	job = (struct emit_job){ r, selected, mode };
+	job = (struct emit_job){ r, &sp, selected, mode };
 	sb_emit_split(out, r->nr, &job, job_size, job_emit);
 	sb_printf(out, "#endif /* __TPGEN_RAW_%016llX_H */\n", h);
+	raw_spell_free(&sp);
 	return 0;
 }

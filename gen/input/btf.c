@@ -530,67 +530,35 @@ void kbtf_names_free(struct kbtf_names *d)
 }
 
 /*
- * The standalone spelling of type 'id' where a pointer points to it:
- * structs and unions by name (forward-declared), scalars as fixed-width
- * types, anything else (functions, arrays, anonymous types) as void.
+ * What a standalone header forward-declares for a pointer to type 'id': the
+ * named struct or union under its qualifiers, typedefs and pointers, as
+ * emit/btf_decl.c spells the pointer (there, anything else is a fixed-width
+ * type or void).
  */
-static void sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd, int depth)
+char *kbtf_pointee_fwd(const struct btf *btf, __u32 id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
-	bool is_const = false, is_volatile = false;
-	const char *name, *base = "void";
-	char *tag = NULL;
+	const char *name;
+	int depth = 0;
 
-	for (; id && t && depth < BTF_MAX_DEPTH; depth++) {
-		if (btf_is_const(t))
-			is_const = true;
-		else if (btf_is_volatile(t))
-			is_volatile = true;
-		else if (!btf_is_typedef(t) && !btf_is_restrict(t) && btf_kind(t) != BTF_KIND_TYPE_TAG)
+	for (;;) {
+		for (; id && t && depth < BTF_MAX_DEPTH; depth++) {
+			if (!btf_is_const(t) && !btf_is_volatile(t) && !btf_is_typedef(t) &&
+			    !btf_is_restrict(t) && btf_kind(t) != BTF_KIND_TYPE_TAG)
+				break;
+			id = t->type;
+			t = btf__type_by_id(btf, id);
+		}
+		if (!id || !t || depth >= BTF_MAX_DEPTH)
+			return NULL;
+		if (!btf_is_ptr(t))
 			break;
-		id = t->type;
+		id = t->type;	/* a pointer to a pointer: what the inner one points to */
 		t = btf__type_by_id(btf, id);
+		depth++;
 	}
-	if (id && t && depth < BTF_MAX_DEPTH && btf_is_ptr(t)) {
-		size_t len;
-
-		sa_pointee(btf, t->type, sb, fwd, depth + 1);
-		len = sb->len;
-		sb_puts(sb, len && sb->buf[len - 1] == '*' ? "*" : " *");
-		if (is_const)
-			sb_puts(sb, " const");
-		if (is_volatile)
-			sb_puts(sb, " volatile");
-		return;
-	}
-	name = id && t && t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
-	if (!id || !t || depth >= BTF_MAX_DEPTH) {
-		/* void */
-	} else if (btf_is_int(t)) {
-		__u8 enc = btf_int_encoding(t);
-
-		if (enc & BTF_INT_BOOL)
-			base = "_Bool";
-		else if (name && !strcmp(name, "char"))
-			base = "char";
-		else if (ctype_fixed(t->size, enc & BTF_INT_SIGNED))
-			base = ctype_fixed(t->size, enc & BTF_INT_SIGNED);
-	} else if (btf_is_any_enum(t)) {
-		if (ctype_fixed(t->size, btf_kflag(t)))
-			base = ctype_fixed(t->size, btf_kflag(t));
-	} else if ((btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) && name && *name) {
-		bool un = btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t);
-
-		tag = xasprintf("%s %s", un ? "union" : "struct", name);
-		base = tag;
-		if (!*fwd)
-			*fwd = xstrdup(tag);
-	}
-	sb_printf(sb, "%s%s%s", is_const ? "const " : "", is_volatile ? "volatile " : "", base);
-	free(tag);
-}
-
-void kbtf_sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd)
-{
-	sa_pointee(btf, id, sb, fwd, 0);
+	name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
+	if (!(btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) || !name || !*name)
+		return NULL;
+	return xasprintf("%s %s", (btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t)) ? "union" : "struct", name);
 }

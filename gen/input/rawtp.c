@@ -12,11 +12,11 @@
  *
  * btf_index.c finds them (and the names that occur twice, which btf_dump
  * would suffix) in one walk of the BTF; this file turns each typedef and its
- * names into a struct raw_tp, spelling every argument's type.
+ * names into a struct raw_tp, with what BTF says of each argument's type: its
+ * size, sign, what it points to, whether a slot can hold it. No C text: the
+ * emitter spells the types (emit/btf_decl.c).
  */
-#include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,13 +28,10 @@
 #include "input/rawtp.h"
 #include "lib/util.h"
 
-/* The index, and btf_dump to spell kernel types as vmlinux.h does. */
+/* The index, with the repeated names when kernel types are to be spelled as vmlinux.h does. */
 struct loader {
 	struct btf_index ix;
-	bool vmlinux_names;	/* spell kernel types as vmlinux.h does: btf_dump, renames and all */
-	struct btf_dump *dump;
-	struct strbuf out;	/* what btf_dump prints */
-	bool quiet;		/* drop what btf_dump prints */
+	bool vmlinux_names;	/* learn what btf_dump's spelling needs: repeated names, anonymous types */
 };
 
 static bool is_ident(const char *s)
@@ -84,14 +81,6 @@ static void name_args(struct raw_tp *tp, const struct btf *btf, const struct btf
 			}
 		}
 	}
-}
-
-static void dump_printf(void *ctx, const char *fmt, va_list ap)
-{
-	struct loader *x = ctx;
-
-	if (!x->quiet)
-		sb_vprintf(&x->out, fmt, ap);
 }
 
 /*
@@ -151,23 +140,13 @@ static long chain_check(const struct loader *x, __u32 id, int depth)
 	return -1;
 }
 
-static char *kernel_decl(struct loader *x, __u32 id, const char *name)
-{
-	LIBBPF_OPTS(btf_dump_emit_type_decl_opts, o, .field_name = name);
-
-	sb_reset(&x->out);
-	if (btf_dump__emit_type_decl(x->dump, id, &o))
-		return NULL;
-	return xstrdup(x->out.buf ? x->out.buf : "");
-}
-
-/* Size, sign and both spellings of one argument; the reason when it cannot fill a slot. */
+/* Size, sign, what it points to, and whether it can be spelled; the reason when it cannot fill a slot. */
 static const char *type_arg(struct loader *x, struct raw_arg *a)
 {
 	const struct btf *btf = x->ix.btf;
-	struct strbuf sb;
 	const struct btf_type *t;
 	__s64 size;
+	long dup;
 	int rid;
 
 	rid = btf__resolve_type(btf, a->type_id);
@@ -176,7 +155,6 @@ static const char *type_arg(struct loader *x, struct raw_arg *a)
 		return rid ? "an argument's type is malformed" : "an argument is void";
 	size = btf_is_ptr(t) ? 8 : btf__resolve_size(btf, rid);
 	a->size = size > 0 ? size : 0;
-	sb_init(&sb);
 	if (btf_is_ptr(t)) {
 		const struct btf_type *pt;
 		int pid = btf__resolve_type(btf, t->type);
@@ -186,40 +164,29 @@ static const char *type_arg(struct loader *x, struct raw_arg *a)
 		if (pt && (btf_is_struct(pt) || btf_is_union(pt) || btf_is_fwd(pt)) && pt->name_off)
 			a->ptr_struct = xasprintf("%s %s", (btf_is_fwd(pt) ? btf_kflag(pt) : btf_is_union(pt))
 						  ? "union" : "struct", btf__name_by_offset(btf, pt->name_off));
-		kbtf_sa_pointee(btf, t->type, &sb, &a->fwd);
-		sb_puts(&sb, sb.len && sb.buf[sb.len - 1] == '*' ? "*" : " *");
+		a->sa = RAW_SA_PTR;
+		a->pointee_id = t->type;
+		a->fwd = kbtf_pointee_fwd(btf, t->type);
 	} else if (a->size != 1 && a->size != 2 && a->size != 4 && a->size != 8) {
-		sb_free(&sb);
 		return "an argument does not fit its 8-byte slot";
 	} else if (btf_is_int(t) && (btf_int_encoding(t) & BTF_INT_BOOL)) {
-		sb_puts(&sb, "_Bool");
+		a->sa = RAW_SA_BOOL;
 	} else if (btf_is_int(t) || btf_is_any_enum(t)) {
 		a->is_signed = btf_is_int(t) ? btf_int_encoding(t) & BTF_INT_SIGNED : btf_kflag(t);
-		sb_puts(&sb, ctype_fixed(a->size, a->is_signed));
+		a->sa = RAW_SA_FIXED;
 	} else if (btf_is_composite(t) || btf_is_float(t)) {
 		/* the kernel copies it into a u<size> before widening it to u64 */
 		a->by_value = btf_is_composite(t);
-		sb_puts(&sb, ctype_fixed(a->size, false));
+		a->sa = RAW_SA_FIXED;
 	} else {
-		sb_free(&sb);
 		return "an argument is not a value";
 	}
-	a->type_sa = sb_steal(&sb);
-	a->decl_sa = xasprintf("%s%s%s", a->type_sa, a->type_sa[strlen(a->type_sa) - 1] == '*' ? "" : " ",
-			       a->name);
-	if (!x->vmlinux_names) {
-		a->decl = kbtf_decl(btf, a->type_id, a->name);
-		a->ktype = kbtf_decl(btf, a->type_id, "");
-	} else if (chain_check(x, a->type_id, 0) >= 0) {
-		a->decl = kernel_decl(x, a->type_id, a->name);
-		a->ktype = kernel_decl(x, a->type_id, "");
-	}
-	if (!a->decl || !a->ktype) {	/* anonymous types: btf_dump would print their bodies */
-		free(a->decl);
-		free(a->ktype);
-		a->decl = xstrdup(a->decl_sa);
-		a->ktype = xstrdup(a->type_sa);
-		a->vmlinux_sa = true;
+	if (x->vmlinux_names) {
+		dup = chain_check(x, a->type_id, 0);
+		if (dup < 0)	/* anonymous types: btf_dump would print their bodies */
+			a->kernel_sa = a->vmlinux_sa = true;
+		else
+			a->dup_last = dup;
 	}
 	/* vmlinux.h from libbpf before 1.2 declares every enum as an int: trust only those */
 	if (btf_is_any_enum(t) && t->size != 4)
@@ -257,15 +224,11 @@ static int load_tp(struct loader *x, struct raw_tp *tp, const struct name_id *e)
 	return 0;
 }
 
-static void loader_free(struct loader *x)
-{
-	btf_index_free(&x->ix);
-	btf_dump__free(x->dump);
-	sb_free(&x->out);
-}
-
-/* Every argument spelled; the types that fit no slot make the tracepoint unsupported. */
-static void spell_tp(struct loader *x, struct raw_tp *tp)
+/*
+ * Every argument typed up to the first that fits no slot, which makes the
+ * tracepoint unsupported; it and those after it are spelled __u64.
+ */
+static void type_tp(struct loader *x, struct raw_tp *tp)
 {
 	int k;
 
@@ -275,21 +238,15 @@ static void spell_tp(struct loader *x, struct raw_tp *tp)
 		if (why)
 			tp->unsupported = why;
 	}
-	for (k = 0; k < tp->nr_args; k++) {	/* every argument has spellings */
+	for (k = 0; k < tp->nr_args; k++) {
 		struct raw_arg *a = &tp->args[k];
 
-		if (!a->decl_sa) {
-			a->type_sa = xstrdup("__u64");
-			a->decl_sa = xasprintf("__u64 %s", a->name);
-		}
-		if (!a->decl) {
-			a->decl = xstrdup(a->decl_sa);
-			a->ktype = xstrdup(a->type_sa);
-		}
+		if (a->sa == RAW_SA_NONE)
+			a->kernel_sa = true;
 	}
 }
 
-/* Tracepoints [lo, hi): named, and spelled unless btf_dump must do it after (one thread). */
+/* Tracepoints [lo, hi): named and typed. */
 struct work {
 	struct loader *x;
 	struct raw_tps *r;
@@ -304,25 +261,22 @@ static void *work_range(void *arg)
 
 	for (j = w->lo; j < w->hi; j++) {
 		load_tp(w->x, &w->r->tp[j], w->tps[j]);
-		if (!w->x->vmlinux_names)
-			spell_tp(w->x, &w->r->tp[j]);
+		type_tp(w->x, &w->r->tp[j]);
 	}
 	return NULL;
 }
 
-static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
+static void load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 {
 	struct loader x = { .vmlinux_names = vmlinux_names };
 	struct work w[2];
 	const struct name_id **tps;
 	bool threaded = false;
-	long upto = 0, m;
-	int err = 0, j, k;
 	pthread_t th;
-	__u32 i;
+	int j;
 
 	memset(r, 0, sizeof(*r));
-	sb_init(&x.out);
+	r->vmlinux_names = vmlinux_names;
 	btf_index_build(&x.ix, btf, vmlinux_names);
 	tps = xcalloc(x.ix.tps.nr ? x.ix.tps.nr : 1, sizeof(*tps));
 	for (j = 0; j < x.ix.tps.nr; j++)
@@ -340,47 +294,19 @@ static int load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 	if (threaded)
 		pthread_join(th, NULL);
 	free(tps);
-	if (!vmlinux_names)
-		goto out;
-
-	for (j = 0; j < r->nr; j++) {
-		for (k = 0; k < r->tp[j].nr_args; k++) {
-			m = chain_check(&x, r->tp[j].args[k].type_id, 0);
-			upto = m > upto ? m : upto;
-		}
-	}
-	x.dump = btf_dump__new(btf, dump_printf, &x, NULL);
-	if (!x.dump) {
-		err = -errno ?: -ENOMEM;
-		pr_err("cannot print BTF types: %s", strerror(-err));
-		goto out;
-	}
-	/*
-	 * A repeated name gets ___2, ___3 in the order btf_dump first meets its
-	 * types. Meet them as 'bpftool btf dump format c' does (every id in
-	 * turn) up to the last one we print: the names then match vmlinux.h.
-	 */
-	x.quiet = true;
-	for (i = 1; i <= upto; i++)
-		btf_dump__dump_type(x.dump, i);
-	x.quiet = false;
-	for (j = 0; j < r->nr; j++)
-		spell_tp(&x, &r->tp[j]);
-out:
-	loader_free(&x);
-	if (err)
-		rawtp_free(r);
-	return err;
+	btf_index_free(&x.ix);
 }
 
 int rawtp_load(struct raw_tps *r, const struct btf *btf)
 {
-	return load(r, btf, true);
+	load(r, btf, true);
+	return 0;
 }
 
 int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf)
 {
-	return load(r, btf, false);
+	load(r, btf, false);
+	return 0;
 }
 
 static void free_tp(struct raw_tp *tp)
@@ -390,10 +316,6 @@ static void free_tp(struct raw_tp *tp)
 
 		free(a->name);
 		free(a->kname);
-		free(a->decl);
-		free(a->decl_sa);
-		free(a->ktype);
-		free(a->type_sa);
 		free(a->ptr_struct);
 		free(a->fwd);
 	}
@@ -413,12 +335,12 @@ void rawtp_add_module(struct raw_tps *r, const struct btf *btf, const char *modu
 	struct raw_tps m;
 	int i, j, n = r->nr;
 
-	load(&m, btf, false);	/* standalone spelling: cannot fail */
+	load(&m, btf, false);	/* the kernel's names: modules' types are in no vmlinux.h */
 	r->tp = xrealloc(r->tp, (r->nr + m.nr ? r->nr + m.nr : 1) * sizeof(*r->tp));
 	for (i = 0; i < m.nr; i++) {
 		struct raw_tp *tp = &m.tp[i];
 
-		if (rawtp_find(&(struct raw_tps){ r->tp, n }, tp->name)) {
+		if (rawtp_find(&(struct raw_tps){ .tp = r->tp, .nr = n }, tp->name)) {
 			free_tp(tp);	/* vmlinux's (or an earlier module's) wins */
 			continue;
 		}

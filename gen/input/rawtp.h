@@ -10,7 +10,6 @@
 #include <linux/types.h>
 
 struct btf;
-struct strbuf;
 
 /* Where an argument's name came from. */
 enum raw_name_src {
@@ -20,23 +19,40 @@ enum raw_name_src {
 	RAW_NAME_NONE,		/* arg0, arg1, ... */
 };
 
+/* How standalone headers spell an argument's type (emit/btf_decl.c spells it). */
+enum raw_sa {
+	RAW_SA_NONE,		/* not typed (its tracepoint is unsupported at or before it): __u64 */
+	RAW_SA_FIXED,		/* __u8 .. __s64 of its size and sign: integers, enums, floats,
+				 * structs and unions by value */
+	RAW_SA_BOOL,		/* _Bool */
+	RAW_SA_PTR,		/* its pointee (pointee_id) as standalone headers spell it, then '*' */
+};
+
+/*
+ * One argument as BTF has it: no C text (emit/btf_decl.c spells it from
+ * type_id when it prints), only what input decides from the types.
+ */
 struct raw_arg {
 	char *name;		/* "prev", or "arg1"; sanitized to a C identifier */
 	__u32 type_id;		/* BTF type id of the parameter */
 	unsigned int size;	/* size of the type in bytes (pointers: 8) */
 	bool is_signed;
 	bool is_ptr;
-	char *decl;		/* C declaration, kernel types: "struct task_struct *prev" */
-	char *decl_sa;		/* C declaration in standalone mode: "struct task_struct *prev", "__u32 prev_state" */
+	enum raw_sa sa;		/* how standalone headers spell it */
+	__u32 pointee_id;	/* a pointer's: the type it points to */
 	char *ptr_struct;	/* for a pointer to a struct/union: "struct task_struct", else NULL */
-	char *ktype;		/* the type alone, kernel types: "struct task_struct *", "void (*)(int)" */
-	char *type_sa;		/* the type alone, standalone mode: "struct task_struct *", "__u32" */
-	char *fwd;		/* struct/union that decl_sa names, to forward-declare, or NULL */
+	char *fwd;		/* the struct/union a standalone spelling names, to forward-declare
+				 * ("struct task_struct"), or NULL */
 	char *kname;		/* the kernel's name when 'name' differs from it, else NULL */
 	const char *renamed;	/* why 'name' is not the kernel's ("a C keyword"), or NULL */
 	bool by_value;		/* a struct or union passed by value (1, 2, 4 or 8 bytes) */
-	bool vmlinux_sa;	/* vmlinux.h mode spells it as standalone mode does: the kernel's
-				 * type is anonymous, or an enum vmlinux.h may size differently */
+	bool kernel_sa;		/* the kernel's type is never spelled, not even in listings: standalone
+				 * spelling instead. Not typed; or, from rawtp_load(), btf_dump would
+				 * print an anonymous type's body (or the chain is malformed) */
+	bool vmlinux_sa;	/* vmlinux.h mode spells it as standalone mode does: kernel_sa, a
+				 * module's type, or an enum vmlinux.h may size differently */
+	__u32 dup_last;		/* rawtp_load(): the last type id with a name on this argument's
+				 * chain that occurs more than once (btf_dump suffixes ___2), else 0 */
 };
 
 struct raw_tp {
@@ -54,6 +70,8 @@ struct raw_tp {
 struct raw_tps {
 	struct raw_tp *tp;	/* sorted by name */
 	int nr;
+	bool vmlinux_names;	/* rawtp_load(): vmlinux's types are spelled as vmlinux.h names them
+				 * (btf_dump, repeated names renamed), dup_last and kernel_sa known */
 };
 
 enum raw_mode {
@@ -78,25 +96,18 @@ void kbtf_names_add(struct kbtf_names *d, const char *name, __u32 id);
 __u32 kbtf_names_last(const struct kbtf_names *d, const char *name);
 void kbtf_names_free(struct kbtf_names *d);
 /*
- * Append the standalone spelling of type 'id' as a pointer's target: structs
- * and unions by name (the first one named goes to *fwd, to forward-declare),
- * scalars as fixed-width types, anything else as void; qualifiers kept.
+ * The struct or union that the standalone spelling of a pointer to type 'id'
+ * names, to forward-declare ("struct task_struct"), or NULL: the base of the
+ * chain of qualifiers, typedefs and pointers, when it is a named struct or union.
  */
-void kbtf_sa_pointee(const struct btf *btf, __u32 id, struct strbuf *sb, char **fwd);
+char *kbtf_pointee_fwd(const struct btf *btf, __u32 id);
 
 /*
- * gen/btf_decl.c: type 'id' declared as C ("const char *name", "void (*)(int)"),
- * as btf_dump__emit_type_decl() spells it but with the kernel's names, never
- * btf_dump's renames; NULL where btf_dump would print an anonymous type's body.
- */
-char *kbtf_decl(const struct btf *btf, __u32 id, const char *name);
-
-/*
- * gen/rawtp.c. rawtp_load() spells each argument's kernel type (decl, ktype)
- * exactly as vmlinux.h does, repeated names renamed as bpftool's dump renames
- * them; learning that costs a pass of btf_dump over the types.
- * rawtp_load_standalone() spells them with the kernel's names (kbtf_decl()),
- * enough for the comments of standalone headers, without that pass.
+ * gen/rawtp.c. rawtp_load() also learns what spelling kernel types as
+ * vmlinux.h does needs (vmlinux_names: which names repeat, which types are
+ * anonymous); rawtp_load_standalone() does not, and its kernel types are
+ * spelled with the kernel's names (kbtf_decl()), enough for the comments of
+ * standalone headers.
  */
 int rawtp_load(struct raw_tps *r, const struct btf *btf);
 int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf);
@@ -111,9 +122,5 @@ void rawtp_free(struct raw_tps *r);
 struct raw_tp *rawtp_find(struct raw_tps *r, const char *name);
 /* The raw tracepoint that a trace event fires from: syscalls/sys_enter_* -> sys_enter. */
 const char *rawtp_for_event(const char *sys, const char *event);
-
-/* gen/emit_raw.c: one header with 'struct <tp>_raw_args' for each selected tracepoint. */
-int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *selected,
-		    const struct btf *btf, enum raw_mode mode, const char *banner);
 
 #endif /* __TPGEN_RAWTP_H */

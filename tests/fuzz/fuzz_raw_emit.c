@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 
 #include "ctokens.h"
+#include "emit/emit.h"
 #include "lib/ident.h"
 #include "input/rawtp.h"
 #include "lib/util.h"

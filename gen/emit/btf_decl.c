@@ -297,7 +297,7 @@ void raw_spell_sa(const struct raw_spell *s, const struct raw_tp *tp, int arg, b
 	}
 }
 
-/* btf_dump's spellings: declaration, then type alone, of argument 'arg' of tracepoint 'i'. */
+/* btf_dump's spellings of argument 'arg' of 'tp': declaration, then type alone; NULL: not btf_dump's. */
 static char **dumped(const struct raw_spell *s, const struct raw_tp *tp, int arg)
 {
 	if (!s->dump || tp->btf)

@@ -47,7 +47,7 @@ struct raw_spell {
 	const struct btf *btf;	/* vmlinux's (a module's tracepoint has its own: tp->btf) */
 	char **dump;		/* r->vmlinux_names: btf_dump's declaration and type alone of each
 				 * argument, two per argument, NULL where btf_dump gave none */
-	int *first;		/* tracepoint i's first argument in dump (halved) */
+	int *first;		/* argument k of tracepoint i: dump[2 * (first[i] + k)] and the next */
 	struct strbuf out;	/* what btf_dump prints */
 	bool quiet;		/* drop what btf_dump prints */
 };

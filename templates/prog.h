@@ -16,7 +16,6 @@ enum {{TOOL}}_event_type {
 /* first in every record: what follows, and when */
 struct event_hdr {
 	__u32 type;	/* enum {{TOOL}}_event_type */
-	__u32 cpu;
 	__u64 ts_ns;	/* bpf_ktime_get_ns() */
 };
 {{/if}}

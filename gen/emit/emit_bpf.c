@@ -239,7 +239,6 @@ static void emit_print(struct strbuf *sb, const struct pprobe *pr)
 	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
 	sb_printf(sb, "\t\tif (!e)\n\t\t\t%s\n", leave);
 	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
-	sb_puts(sb, "\t\te->hdr.cpu = bpf_get_smp_processor_id();\n");
 	sb_puts(sb, "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
 	emit_stores(sb, pr, &pr->print, "e->", "\t\t");
 	sb_puts(sb, "\t\ttpgen_ringbuf_submit(e, &events);\n\t}\n");

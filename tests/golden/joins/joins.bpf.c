@@ -196,7 +196,6 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx)
 		if (!e)
 			goto out;
 		e->hdr.type = JOINS_SCHED_SWITCH_3;
-		e->hdr.cpu = bpf_get_smp_processor_id();
 		e->hdr.ts_ns = bpf_ktime_get_ns();
 		e->next_pid = ctx->next_pid;
 		bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), ctx->next_comm);

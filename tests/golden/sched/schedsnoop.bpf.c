@@ -75,7 +75,6 @@ static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ct
 		if (!e)
 			return;
 		e->hdr.type = SCHEDSNOOP_SCHED_PROCESS_EXEC;
-		e->hdr.cpu = bpf_get_smp_processor_id();
 		e->hdr.ts_ns = bpf_ktime_get_ns();
 		e->pid = ctx->pid;
 		e->old_pid = ctx->old_pid;

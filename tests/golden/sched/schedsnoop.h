@@ -15,7 +15,6 @@ enum schedsnoop_event_type {
 /* first in every record: what follows, and when */
 struct event_hdr {
 	__u32 type;	/* enum schedsnoop_event_type */
-	__u32 cpu;
 	__u64 ts_ns;	/* bpf_ktime_get_ns() */
 };
 

@@ -170,27 +170,43 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if NAMES}}
 
 	if (c->show) {
-		/* an address: bytes, or a __be32 as it sits in memory */
-		bool bytes = c->show->kind == SHOW_IPV4 || c->show->kind == SHOW_IPV6 || c->show->kind == SHOW_HEX;
 		char buf[256];
-		bool named = true;
+{{#if SHOW_NAME}}
+		bool named;
+{{/if}}
+{{#if SHOW_BYTES}}
 
-		if (bytes)
+		/* an address: bytes, or a __be32 as it sits in memory */
+		if (c->show->kind == SHOW_IPV4 || c->show->kind == SHOW_IPV6 || c->show->kind == SHOW_HEX) {
 			show_bytes(c->show, key + c->off, c->size, buf, sizeof(buf));
-		else
-			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+			if (env.json)
+				print_json_str(buf);
+			else
+				printf("%-*s", w, buf);
+			return;
+		}
+{{/if}}
+{{#if SHOW_VALUE}}
+
+{{#if SHOW_NAME}}
+		named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
+{{#if !SHOW_NAME}}
+		show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
 		if (!env.json)
 			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
-		else if (bytes)
-			print_json_str(buf);
 		else if (c->show->kind == SHOW_NTOHS)
 			printf("%s", buf);
+{{#if SHOW_NAME}}
 		else {
 			/* the number, and its name beside it */
 			printf(c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
 			       (long long)col_value(c, key), c->json);
 			print_json_name(buf, named);
 		}
+{{/if}}
+{{/if}}
 		return;
 	}
 {{/if}}
@@ -404,16 +420,22 @@ static void print_agg(const struct agg *a, bool reset)
 			if (a->nr_keys)
 				printf("\n");
 		}
+{{#if ANY_HIST}}
 		if (a->fns & (AGG_HIST | AGG_LHIST)) {
 			__u64 slots[a->nslots];
 
 			memcpy(slots, val + a->off_slots, sizeof(slots));
+{{#if HIST}}
 			if (a->fns & AGG_HIST)
 				print_log2_hist(slots, a->nslots, a->unit);
-			else
+{{/if}}
+{{#if LHIST}}
+			if (a->fns & AGG_LHIST)
 				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
+{{/if}}
 			continue;
 		}
+{{/if}}
 		if (a->fns & AGG_COUNT)
 			printf(env.json ? ",\"count\":%llu" : "%10llu", (unsigned long long)val_u64(val, a->off_count));
 		if (a->fns & AGG_SUM)

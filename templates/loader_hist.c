@@ -1,4 +1,3 @@
-{{#if HIST}}
 
 static void print_stars(unsigned long long val, unsigned long long val_max, int width)
 {
@@ -13,6 +12,7 @@ static void print_stars(unsigned long long val, unsigned long long val_max, int 
 	if (val > val_max)
 		putchar('+');
 }
+{{#if HIST}}
 
 /* slot i holds [2^i, 2^(i+1)), slot 0 also 0 */
 static unsigned long long slot_high(int i)
@@ -21,7 +21,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
+static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -65,7 +65,7 @@ static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_
 {{#if LHIST}}
 
 /* a linear histogram: below min, [min + i*step, min + (i+1)*step), at or above the last */
-static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nslots, long long min, long long step,
+static void print_linear_hist(const __u64 *vals, int nslots, long long min, long long step,
 			      const char *val_type)
 {
 	unsigned long long val_max = 0;

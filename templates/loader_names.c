@@ -24,12 +24,13 @@ struct show {
 
 {{SHOWS}}
 
+{{#if SHOW_VALUE}}
+
 /*
  * 'v' as text into buf: its name (true), or the number (false: an errno
  * that is not negative, a value no entry names).
  */
-static __attribute__((unused)) bool show_value(const struct show *s, unsigned long long v, bool is_signed,
-					      char *buf, size_t size)
+static bool show_value(const struct show *s, unsigned long long v, bool is_signed, char *buf, size_t size)
 {
 	const char *name = NULL;
 
@@ -77,10 +78,11 @@ static __attribute__((unused)) bool show_value(const struct show *s, unsigned lo
 	snprintf(buf, size, is_signed ? "%lld" : "%llu", v);
 	return false;
 }
+{{/if}}
+{{#if SHOW_BYTES}}
 
 /* bytes as an address (127.0.0.1, ::1) or in hex */
-static __attribute__((unused)) void show_bytes(const struct show *s, const void *p, size_t len, char *buf,
-					      size_t size)
+static void show_bytes(const struct show *s, const void *p, size_t len, char *buf, size_t size)
 {
 	if (s->kind == SHOW_IPV4 && len == 4)
 		tpgen_print_ipv4(buf, size, p);
@@ -89,12 +91,15 @@ static __attribute__((unused)) void show_bytes(const struct show *s, const void 
 	else
 		tpgen_print_hex(buf, size, p, len, true);
 }
+{{/if}}
+{{#if SHOW_NAME}}
 
 /* JSON: the name beside the number, null when it has none */
-static __attribute__((unused)) void print_json_name(const char *name, bool named)
+static void print_json_name(const char *name, bool named)
 {
 	if (named)
 		print_json_str(name);
 	else
 		printf("null");
 }
+{{/if}}

@@ -18,7 +18,7 @@ static int stack_read(__u64 v, unsigned long long *ips, int *pid)
 }
 
 /* One frame per line, innermost first, "--" before it when 'sep'; whether there was one. */
-static __attribute__((unused)) bool print_stack(__u64 v, bool user, const char *indent, bool sep)
+static bool print_stack(__u64 v, bool user, const char *indent, bool sep)
 {
 	unsigned long long ips[TPGEN_STACK_DEPTH];
 	int pid, n = stack_read(v, ips, &pid);
@@ -32,7 +32,7 @@ static __attribute__((unused)) bool print_stack(__u64 v, bool user, const char *
 }
 
 /* JSON: an array of frames, innermost first */
-static __attribute__((unused)) void print_stack_json(__u64 v, bool user)
+static void print_stack_json(__u64 v, bool user)
 {
 	unsigned long long ips[TPGEN_STACK_DEPTH];
 	struct tpgen_sym_info info;

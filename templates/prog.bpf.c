@@ -15,6 +15,10 @@
 {{#if RAW_H}}
 #include "{{TOOL}}.raw.h"
 {{/if}}
+{{#if GLOB}}
+/* tpgen_glob(): '~' with a pattern that is more than a prefix */
+#define TPGEN_GLOB
+{{/if}}
 #include "tpgen.h"
 #include "{{TOOL}}.h"
 

@@ -276,6 +276,15 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 	}
 }
 
+/* An entry that reads nothing of the record or the arguments is called without them. */
+static bool probe_reads_ctx(const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->nr_vals; i++)
+		if (pr->vals[i].src == PV_RAW)
+			return true;
+	return pr->uses_ctx;
+}
+
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	bool uses_raw = false, deletes = false;
@@ -290,8 +299,10 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_vals; i++)
 		uses_raw |= pr->vals[i].src == PV_RAW;
 	sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
-	sb_printf(sb, "static __always_inline void %s(%s *ctx%s)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)),
-		  pr->uses_ctx || uses_raw ? "" : " __attribute__((unused))");
+	if (probe_reads_ctx(pr))
+		sb_printf(sb, "static __always_inline void %s(%s *ctx)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)));
+	else
+		sb_printf(sb, "static __always_inline void %s(void)\n{\n", pr->func);
 	if (uses_raw)
 		emit_raw_locals(sb, pr);
 	for (i = 0; i < pr->nr_joins; i++) {
@@ -373,7 +384,7 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
 	for (int i = first; i < p->nr_probes; i++)
 		if (!strcmp(p->probes[i].handler, pr->handler))
-			sb_printf(sb, "\t%s(ctx);\n", p->probes[i].func);
+			sb_printf(sb, "\t%s(%s);\n", p->probes[i].func, probe_reads_ctx(&p->probes[i]) ? "ctx" : "");
 	sb_puts(sb, "\treturn 0;\n}\n");
 }
 

@@ -292,6 +292,8 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 
 void emit_summary(struct strbuf *sb, const struct prog *p)
 {
+	/* print_summary(skel, reset) of a tool with -i; print_summary(skel), once, of one without */
+	const char *at_exit = p->any_agg ? "!reset && " : "";
 	bool first = true;
 
 	if (p->any_agg)
@@ -300,16 +302,16 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 		if (!first || p->any_agg)
 			sb_putc(sb, '\n');
 		first = false;
-		sb_puts(sb, "if (!reset && skel->bss->ringbuf_drops)\n"
-			"\tfprintf(stderr, \"%llu records lost: the ring buffer was full\\n\",\n"
-			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n");
+		sb_printf(sb, "if (%sskel->bss->ringbuf_drops)\n"
+			"\tfprintf(stderr, \"%%llu records lost: the ring buffer was full\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n", at_exit);
 	}
 	if (p->any_agg || p->nr_sets) {
 		if (!first || p->any_agg)
 			sb_putc(sb, '\n');
-		sb_puts(sb, "if (!reset && skel->bss->tpgen_lost)\n"
-			"\tfprintf(stderr, \"%llu updates lost: a map was full (%d keys)\\n\",\n"
-			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n");
+		sb_printf(sb, "if (%sskel->bss->tpgen_lost)\n"
+			"\tfprintf(stderr, \"%%llu updates lost: a map was full (%%d keys)\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n", at_exit);
 	}
 }
 
@@ -384,12 +386,18 @@ void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
 
 	sb_init(&d);
 	sb_printf(&d, "%s: %s\n\n", tool, p->spec->description.s ? p->spec->description.s : "tracing");
-	sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
-		  tool);
-	sb_puts(&d, "EXAMPLES:\n");
-	sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
-	sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
-	sb_printf(&d, "    %s -T 1 5      # every second, with the time, 5 times\n", tool);
+	if (p->any_agg) {	/* a summary (counts, aggregations, latency pairs): -i, -T */
+		sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
+			  tool);
+		sb_puts(&d, "EXAMPLES:\n");
+		sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
+		sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
+		sb_printf(&d, "    %s -T 1 5      # every second, with the time, 5 times\n", tool);
+	} else {
+		sb_printf(&d, "USAGE: %s [-d SECONDS] [-p PID] [-c COMM] [-j] [-v]\n\n", tool);
+		sb_puts(&d, "EXAMPLES:\n");
+		sb_printf(&d, "    %s -d 5        # trace for 5 seconds\n", tool);
+	}
 	sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
 	sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
 	for (s = d.buf; *s; s = e + 1) {

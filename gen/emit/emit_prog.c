@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/decode.h"
 #include "emit/emit_prog.h"
 #include "input/templates.h"
 
@@ -56,13 +57,55 @@ static int copy_file(const struct templates *tmpls, const char *name, struct pro
 	return 0;
 }
 
+/* Which of the loader's show_value(), show_bytes() and print_json_name() the columns shown by name call. */
+static void shows_used(const struct prog *p, bool *value, bool *bytes, bool *name)
+{
+	const struct decode *const *v;
+	int n;
+
+	*value = *bytes = *name = false;
+	v = decodes_all(p, &n);
+	for (int i = 0; i < n; i++) {
+		if (show_is_bytes(v[i])) {
+			*bytes = true;
+		} else {
+			*value = true;
+			*name |= v[i]->kind != DECODE_NTOHS;
+		}
+	}
+}
+
+static bool expr_globs(const struct expr *e)
+{
+	return e && ((e->op == EX_GLOB && !expr_glob_is_prefix(e)) || expr_globs(e->a) || expr_globs(e->b) ||
+		     expr_globs(e->c));
+}
+
+/* A filter, a let or a computed value matches a '~' glob: the program needs tpgen.h's tpgen_glob(). */
+static bool prog_globs(const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (expr_globs(pr->filter))
+			return true;
+		for (int j = 0; j < pr->nr_lets; j++)
+			if (expr_globs(pr->lets[j].expr))
+				return true;
+		for (int j = 0; j < pr->nr_vals; j++)
+			if (pr->vals[j].src == PV_EXPR && expr_globs(pr->vals[j].expr))
+				return true;
+	}
+	return false;
+}
+
 int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files)
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
 	struct strbuf aggs, aggs_setup, layout, shows;
 	char *guard, *skel, *text;
-	bool json_str = false;
+	bool json_str, show_value, show_bytes, show_name;
 	int err, i, j;
 
 	sb_init(&desc);
@@ -96,6 +139,9 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	if (p->any_ctx)
 		emit_layout(&layout, p);
 	emit_shows(&shows, p);
+	shows_used(p, &show_value, &show_bytes, &show_name);
+	/* print_json_str(): strings, names and addresses, stacks' frames, and every summary's titles and units */
+	json_str = show_bytes || show_name || p->any_stack || p->any_agg;
 	for (i = 0; i < p->nr_probes; i++) {
 		for (j = 0; j < p->probes[i].print.nr; j++)
 			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
@@ -124,12 +170,16 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "WHAT", what.buf ? what.buf : "" },
 			{ "RINGBUF", p->any_print ? "1" : "" },
 			{ "CORE_READ", p->any_core ? "1" : "" },
+			{ "GLOB", prog_globs(p) ? "1" : "" },
 			{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
 			{ "CTX_H", p->any_ctx ? "1" : "" },
 			{ "RAW_H", p->any_raw ? "1" : "" },
-			{ "HIST", p->any_agg ? "1" : "" },
-			{ "LHIST", p->any_agg ? "1" : "" },
+			{ "INTERVAL", p->any_agg ? "1" : "" },	/* a summary: -i, -T, [interval] [count] */
+			{ "ANY_HIST", p->any_hist || p->any_lhist ? "1" : "" },
+			{ "HIST", p->any_hist ? "1" : "" },
+			{ "LHIST", p->any_lhist ? "1" : "" },
 			{ "AGG", p->any_agg ? "1" : "" },
+			{ "MAP_READS", p->any_agg || p->any_stack ? "1" : "" },	/* bpf_map_*_elem() */
 			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
 			{ "AGGS", aggs.buf ? aggs.buf : "" },
 			{ "AGGS_SETUP", aggs_setup.buf ? aggs_setup.buf : "" },
@@ -144,6 +194,9 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "PROBES", probes.buf ? probes.buf : "" },
 			{ "LAYOUT", layout.buf ? layout.buf : "" },
 			{ "NAMES", p->any_names ? "1" : "" },
+			{ "SHOW_VALUE", show_value ? "1" : "" },
+			{ "SHOW_BYTES", show_bytes ? "1" : "" },
+			{ "SHOW_NAME", show_name ? "1" : "" },
 			{ "SHOWS", shows.buf ? shows.buf : "" },
 			{ "STACKS", p->any_stack ? "1" : "" },
 			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },

@@ -19,6 +19,9 @@
 #include "joins.h"
 #include "joins.skel.h"
 
+/* ring_buffer__poll()'s timeout: tpgen_ringbuf_submit() wakes us once per batch only */
+#define POLL_TIMEOUT_MS		10
+
 static struct env {
 	long duration;
 	long interval;
@@ -128,7 +131,7 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 static volatile sig_atomic_t exiting;
 static bool output_closed;
 
-static void sig_handler(int sig __attribute__((unused)))
+static void sig_handler(int sig)
 {
 	exiting = 1;
 }
@@ -144,7 +147,7 @@ static bool flush_output(void)
 }
 
 /* a JSON string: quotes, backslashes, control bytes and bytes past ASCII escaped */
-static __attribute__((unused)) void print_json_str(const char *s)
+static void print_json_str(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -158,112 +161,6 @@ static __attribute__((unused)) void print_json_str(const char *s)
 			putchar(c);
 	}
 	putchar('"');
-}
-
-static void print_stars(unsigned long long val, unsigned long long val_max, int width)
-{
-	int num_stars = val_max ? (int)(val * width / val_max) : 0;
-	int num_spaces = width - num_stars;
-	int i;
-
-	for (i = 0; i < num_stars; i++)
-		putchar('*');
-	for (i = 0; i < num_spaces; i++)
-		putchar(' ');
-	if (val > val_max)
-		putchar('+');
-}
-
-/* slot i holds [2^i, 2^(i+1)), slot 0 also 0 */
-static unsigned long long slot_high(int i)
-{
-	return i >= 63 ? ~0ULL : (1ULL << (i + 1)) - 1;
-}
-
-/* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
-{
-	int stars_max = 40, idx_max = -1;
-	unsigned long long val_max = 0;
-	int i, width;
-
-	for (i = 0; i < vals_size; i++) {
-		if (vals[i] > 0)
-			idx_max = i;
-		if (vals[i] > val_max)
-			val_max = vals[i];
-	}
-	if (idx_max < 0)
-		return;
-	if (env.json) {
-		printf(",\"unit\":");
-		print_json_str(val_type);
-		printf(",\"buckets\":[");
-		for (i = 0; i <= idx_max; i++)
-			printf("%s{\"low\":%llu,\"high\":%llu,\"count\":%llu}", i ? "," : "",
-			       i ? 1ULL << i : 0, slot_high(i), (unsigned long long)vals[i]);
-		printf("]}\n");
-		return;
-	}
-	printf("%*s%-*s : count    distribution\n", idx_max <= 32 ? 5 : 15, "",
-	       idx_max <= 32 ? 19 : 29, val_type);
-	if (idx_max <= 32)
-		stars_max = 40;
-	else
-		stars_max = 20;
-	width = idx_max <= 32 ? 10 : 20;
-	for (i = 0; i <= idx_max; i++) {
-		unsigned long long low = i ? 1ULL << i : 0, high = slot_high(i);
-
-		printf("%*llu -> %-*llu : %-8llu |", width, low, width, high,
-		       (unsigned long long)vals[i]);
-		print_stars(vals[i], val_max, stars_max);
-		printf("|\n");
-	}
-}
-
-/* a linear histogram: below min, [min + i*step, min + (i+1)*step), at or above the last */
-static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nslots, long long min, long long step,
-			      const char *val_type)
-{
-	unsigned long long val_max = 0;
-	int i, first = -1, last = -1;
-
-	for (i = 0; i < nslots; i++) {
-		if (vals[i] && first < 0)
-			first = i;
-		if (vals[i])
-			last = i;
-		if (vals[i] > val_max)
-			val_max = vals[i];
-	}
-	if (first < 0)
-		return;
-	if (env.json) {
-		printf(",\"unit\":");
-		print_json_str(val_type);
-		printf(",\"buckets\":[");
-		for (i = first; i <= last; i++)
-			printf("%s{\"low\":%lld,\"high\":%lld,\"count\":%llu}", i > first ? "," : "",
-			       i ? min + (i - 1) * step : LLONG_MIN,
-			       i == nslots - 1 ? LLONG_MAX : min + i * step - 1, (unsigned long long)vals[i]);
-		printf("]}\n");
-		return;
-	}
-	printf("     %-21s : count    distribution\n", val_type);
-	for (i = first; i <= last; i++) {
-		char range[48];
-
-		if (!i)
-			snprintf(range, sizeof(range), "< %lld", min);
-		else if (i == nslots - 1)
-			snprintf(range, sizeof(range), ">= %lld", min + (i - 1) * step);
-		else
-			snprintf(range, sizeof(range), "%lld -> %lld", min + (i - 1) * step, min + i * step - 1);
-		printf("%26s : %-8llu |", range, (unsigned long long)vals[i]);
-		print_stars(vals[i], val_max, 40);
-		printf("|\n");
-	}
 }
 
 enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
@@ -580,16 +477,6 @@ static void print_agg(const struct agg *a, bool reset)
 			if (a->nr_keys)
 				printf("\n");
 		}
-		if (a->fns & (AGG_HIST | AGG_LHIST)) {
-			__u64 slots[a->nslots];
-
-			memcpy(slots, val + a->off_slots, sizeof(slots));
-			if (a->fns & AGG_HIST)
-				print_log2_hist(slots, a->nslots, a->unit);
-			else
-				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
-			continue;
-		}
 		if (a->fns & AGG_COUNT)
 			printf(env.json ? ",\"count\":%llu" : "%10llu", (unsigned long long)val_u64(val, a->off_count));
 		if (a->fns & AGG_SUM)
@@ -667,7 +554,7 @@ static void print_header(void)
 	printf("%-8s %8s %-16s %s\n", "TIME", "NEXT_PID", "NEXT_COMM", "PRIO");
 }
 
-static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
+static int handle_event(void *ctx, void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 
@@ -959,9 +846,9 @@ int main(int argc, char **argv)
 			deadline = next_print;
 		/*
 		 * The BPF side wakes us once per batch (tpgen_ringbuf_submit()):
-		 * between batches, read what is there every TPGEN_POLL_MS.
+		 * between batches, read what is there every POLL_TIMEOUT_MS.
 		 */
-		err = ring_buffer__poll(rb, 10 /* ms: TPGEN_POLL_MS */);
+		err = ring_buffer__poll(rb, POLL_TIMEOUT_MS);
 		if (err >= 0)
 			err = ring_buffer__consume(rb);
 		if (err == -EINTR) {

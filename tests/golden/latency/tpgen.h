@@ -11,7 +11,8 @@
  *				values kept under a key for a later event
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
- *				string tests of filters (== and ~ of tracefs)
+ *				string tests of filters (== and ~ of tracefs);
+ *				tpgen_glob() with TPGEN_GLOB defined first
  *   tpgen_syscall_nr(), tpgen_syscall_arg6()
  *				a syscall's number and sixth argument in its user
  *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
@@ -178,10 +179,10 @@ static __tpgen_always_inline void *tpgen_ringbuf_reserve(void *rb, __u64 size, _
  * bpf_ringbuf_submit() that wakes the loader only once a batch is waiting:
  * waking it for every record costs both sides more than the record (a burst
  * of 2M records goes from ~0.7M/s to ~1.3M/s). The loader also polls every
- * TPGEN_POLL_MS, so a lone record waits at most that long.
+ * POLL_TIMEOUT_MS (a constant of the loader), so a lone record waits at most
+ * that long.
  */
 #define TPGEN_WAKEUP_BYTES	(64 * 1024)
-#define TPGEN_POLL_MS		10
 
 static __tpgen_always_inline void tpgen_ringbuf_submit(void *rec, void *rb)
 {
@@ -221,6 +222,7 @@ static __tpgen_always_inline bool tpgen_task_wanted(pid_t tgid, const volatile c
 #define tpgen_streq(buf, lit)		(bpf_strncmp(buf, sizeof(buf), lit) == 0)
 #define tpgen_prefix(buf, lit, n)	(bpf_strncmp(buf, n, lit) == 0)
 
+#ifdef TPGEN_GLOB
 /*
  * Glob matching as the kernel's glob_match() ('*' and '?'), one step per
  * bpf_loop() iteration. The matcher backtracks only to the last '*', so a
@@ -236,7 +238,7 @@ struct tpgen_glob_state {
 	int match;
 };
 
-static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribute__((unused)), void *data)
+static __noinline long tpgen_glob_step(__u32 i, void *data)
 {
 	struct tpgen_glob_state *g = data;
 	char c = g->s[g->si & (TPGEN_GLOB_MAX - 1)];
@@ -273,6 +275,7 @@ static __attribute__((unused, noinline)) long tpgen_glob_step(__u32 i __attribut
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
+#endif /* TPGEN_GLOB */
 
 /*
  * The syscall number as the kernel's syscall_get_nr() finds it in the user

@@ -19,6 +19,9 @@
 #include "schedsnoop.h"
 #include "schedsnoop.skel.h"
 
+/* ring_buffer__poll()'s timeout: tpgen_ringbuf_submit() wakes us once per batch only */
+#define POLL_TIMEOUT_MS		10
+
 static struct env {
 	long duration;
 	long interval;
@@ -128,7 +131,7 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 static volatile sig_atomic_t exiting;
 static bool output_closed;
 
-static void sig_handler(int sig __attribute__((unused)))
+static void sig_handler(int sig)
 {
 	exiting = 1;
 }
@@ -144,7 +147,7 @@ static bool flush_output(void)
 }
 
 /* a JSON string: quotes, backslashes, control bytes and bytes past ASCII escaped */
-static __attribute__((unused)) void print_json_str(const char *s)
+static void print_json_str(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -181,7 +184,7 @@ static unsigned long long slot_high(int i)
 }
 
 /* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
+static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
 {
 	int stars_max = 40, idx_max = -1;
 	unsigned long long val_max = 0;
@@ -218,50 +221,6 @@ static __attribute__((unused)) void print_log2_hist(const __u64 *vals, int vals_
 		printf("%*llu -> %-*llu : %-8llu |", width, low, width, high,
 		       (unsigned long long)vals[i]);
 		print_stars(vals[i], val_max, stars_max);
-		printf("|\n");
-	}
-}
-
-/* a linear histogram: below min, [min + i*step, min + (i+1)*step), at or above the last */
-static __attribute__((unused)) void print_linear_hist(const __u64 *vals, int nslots, long long min, long long step,
-			      const char *val_type)
-{
-	unsigned long long val_max = 0;
-	int i, first = -1, last = -1;
-
-	for (i = 0; i < nslots; i++) {
-		if (vals[i] && first < 0)
-			first = i;
-		if (vals[i])
-			last = i;
-		if (vals[i] > val_max)
-			val_max = vals[i];
-	}
-	if (first < 0)
-		return;
-	if (env.json) {
-		printf(",\"unit\":");
-		print_json_str(val_type);
-		printf(",\"buckets\":[");
-		for (i = first; i <= last; i++)
-			printf("%s{\"low\":%lld,\"high\":%lld,\"count\":%llu}", i > first ? "," : "",
-			       i ? min + (i - 1) * step : LLONG_MIN,
-			       i == nslots - 1 ? LLONG_MAX : min + i * step - 1, (unsigned long long)vals[i]);
-		printf("]}\n");
-		return;
-	}
-	printf("     %-21s : count    distribution\n", val_type);
-	for (i = first; i <= last; i++) {
-		char range[48];
-
-		if (!i)
-			snprintf(range, sizeof(range), "< %lld", min);
-		else if (i == nslots - 1)
-			snprintf(range, sizeof(range), ">= %lld", min + (i - 1) * step);
-		else
-			snprintf(range, sizeof(range), "%lld -> %lld", min + (i - 1) * step, min + i * step - 1);
-		printf("%26s : %-8llu |", range, (unsigned long long)vals[i]);
-		print_stars(vals[i], val_max, 40);
 		printf("|\n");
 	}
 }
@@ -582,8 +541,6 @@ static void print_agg(const struct agg *a, bool reset)
 			memcpy(slots, val + a->off_slots, sizeof(slots));
 			if (a->fns & AGG_HIST)
 				print_log2_hist(slots, a->nslots, a->unit);
-			else
-				print_linear_hist(slots, a->nslots, a->lmin, a->lstep, a->unit);
 			continue;
 		}
 		if (a->fns & AGG_COUNT)
@@ -663,7 +620,7 @@ static void print_header(void)
 	printf("%-8s %7s %7s %s\n", "TIME", "PID", "OLD_PID", "FILENAME");
 }
 
-static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
+static int handle_event(void *ctx, void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 
@@ -954,9 +911,9 @@ int main(int argc, char **argv)
 			deadline = next_print;
 		/*
 		 * The BPF side wakes us once per batch (tpgen_ringbuf_submit()):
-		 * between batches, read what is there every TPGEN_POLL_MS.
+		 * between batches, read what is there every POLL_TIMEOUT_MS.
 		 */
-		err = ring_buffer__poll(rb, 10 /* ms: TPGEN_POLL_MS */);
+		err = ring_buffer__poll(rb, POLL_TIMEOUT_MS);
 		if (err >= 0)
 			err = ring_buffer__consume(rb);
 		if (err == -EINTR) {

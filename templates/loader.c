@@ -391,6 +391,14 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->targ_tgid = env.pid;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, TASK_COMM_LEN);
+{{#if START}}
+	{
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		skel->rodata->tpgen_start_ns = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	}
+{{/if}}
 
 	err = {{SKEL}}__load(skel);
 	if (err) {

@@ -201,6 +201,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "STACKS", p->any_stack ? "1" : "" },
 			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 			{ "ARGV", p->any_argv ? "1" : "" },
+			{ "START", p->any_start ? "1" : "" },
 		};
 		int nv = ARRAY_SIZE(vars);
 

@@ -108,30 +108,6 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 	case PV_SYSARG:
 		emit_sysarg_value(sb, v);
 		break;
-	case PV_CPU:
-		sb_puts(sb, "bpf_get_smp_processor_id()");
-		break;
-	case PV_TID:
-		sb_puts(sb, "(__s32)bpf_get_current_pid_tgid()");
-		break;
-	case PV_PID:
-		sb_puts(sb, "(__s32)(bpf_get_current_pid_tgid() >> 32)");
-		break;
-	case PV_PPID:
-		sb_puts(sb, "BPF_CORE_READ((struct task_struct *)bpf_get_current_task(), real_parent, tgid)");
-		break;
-	case PV_UID:
-		sb_puts(sb, "(__u32)bpf_get_current_uid_gid()");
-		break;
-	case PV_GID:
-		sb_puts(sb, "(__u32)(bpf_get_current_uid_gid() >> 32)");
-		break;
-	case PV_TIME:
-		sb_puts(sb, "bpf_ktime_get_ns()");
-		break;
-	case PV_CGROUP:
-		sb_puts(sb, "bpf_get_current_cgroup_id()");
-		break;
 	case PV_SAVED:
 		sb_printf(sb, "%s->%s", pr->joins[v->join].local, v->member);
 		break;
@@ -141,17 +117,12 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 	case PV_EXPR:
 		emit_expr(sb, pr, v->expr);
 		break;
-	case PV_KSTACK:
-		sb_printf(sb, "(__u64)(__u32)bpf_get_stackid(ctx, &%s, 0)", v->stack_map);
-		break;
-	case PV_USTACK:
-		/* the process beside its stack: the loader reads its ELF files */
-		sb_printf(sb, "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "
-			  "(__u32)bpf_get_stackid(ctx, &%s, BPF_F_USER_STACK))", v->stack_map);
-		break;
-	case PV_COMM:
 	case PV_USTR:
 	case PV_UARGV:
+		break;
+	default:
+		/* a built-in: its line of model/builtins.h */
+		sb_printf(sb, builtin_of(v->src)->c, v->stack_map);
 		break;
 	}
 }
@@ -204,15 +175,18 @@ void emit_read_str(struct strbuf *sb, const struct pprobe *pr, const struct pval
 	case PV_SYSARG:
 		emit_sysarg_read_str(sb, v, dst, indent);
 		break;
-	case PV_COMM:
-		sb_printf(sb, "%sbpf_get_current_comm(%s, sizeof(%s));\n", indent, dst, dst);
-		break;
 	case PV_SAVED:
 		/* argv: every string, and the count and cut at its end */
 		sb_printf(sb, "%sbpf_probe_read_kernel%s(%s, sizeof(%s), %s->%s);\n", indent, v->argv ? "" : "_str",
 			  dst, dst, pr->joins[v->join].local, v->member);
 		break;
 	default:
+		if (builtin_of(v->src)) {
+			/* comm: its line of model/builtins.h */
+			sb_puts(sb, indent);
+			sb_printf(sb, builtin_of(v->src)->c, dst);
+			sb_puts(sb, ";\n");
+		}
 		break;
 	}
 }

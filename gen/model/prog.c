@@ -154,13 +154,16 @@ static int resolve_probe(struct prog *p, struct pprobe *pr)
 static void probe_uses(struct prog *p, struct pprobe *pr)
 {
 	for (int i = 0; i < pr->nr_vals; i++) {
+		const struct builtin *b = builtin_of(pr->vals[i].src);
+
 		if (pr->vals[i].src == PV_RAW && pr->vals[i].path)
 			p->any_core = true;
-		if (pr->vals[i].src == PV_PPID)
+		if (b && (b->flags & BI_CORE))
 			p->any_core = true;
+		if (b && (b->flags & BI_START))
+			p->any_start = true;
 		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
-		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_KSTACK || pr->vals[i].src == PV_USTACK ||
-		    pr->vals[i].src == PV_UARGV)
+		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_UARGV || (b && (b->flags & BI_CTX)))
 			pr->uses_ctx = true;
 		if (pr->vals[i].stack)
 			p->any_stack = true;

@@ -12,6 +12,7 @@
 #include "lib/limits.h"
 #include "model/expr.h"
 #include "lib/cstring.h"
+#include "model/builtins.h"
 #include "model/model.h"
 #include "input/rawtp.h"
 #include "input/spec.h"
@@ -25,26 +26,40 @@ enum pvalue_kind {
 };
 
 enum pvalue_src {
-	PV_CTX,			/* a format field of the tracepoint record: ctx->x */
+	/* the built-ins, PV_PID, PV_COMM, ...: model/builtins.h */
+#define X(id, name, alias, kind, size, sign, flags, c)	PV_##id,
+	PV_BUILTINS(X)
+#undef X
+	PV_NR_BUILTINS,
+	PV_CTX = PV_NR_BUILTINS,	/* a format field of the tracepoint record: ctx->x */
 	PV_RAW,			/* a raw argument or members read through it */
-	PV_COMM,		/* comm: the current task's comm */
-	PV_CPU,			/* cpu: the current CPU */
-	PV_TID,			/* tid (and common_pid): BPF cannot read the record's first 8 bytes */
-	PV_PID,			/* pid: the process (tgid) */
-	PV_PPID,		/* ppid: the parent process */
-	PV_UID,
-	PV_GID,
-	PV_TIME,		/* time: bpf_ktime_get_ns() */
-	PV_CGROUP,		/* cgroup: the cgroup v2 id */
 	PV_USTR,		/* a string in user memory, at a char * of a syscalls/ event */
 	PV_SYSARG,		/* raw_tp/tp_btf on a syscalls/ event: an argument in the user registers */
 	PV_SAVED,		/* join.member: a value a 'save' kept */
 	PV_LET,			/* a 'let' name */
 	PV_EXPR,		/* a value computed by an expression */
-	PV_KSTACK,		/* kstack: the kernel stack, by bpf_get_stackid() */
-	PV_USTACK,		/* ustack: the user stack, and the process it is in */
 	PV_UARGV,		/* argv of a syscalls/ event: strings in the caller's memory */
 };
+
+/* A built-in: its line of model/builtins.h. */
+struct builtin {
+	const char *name;
+	const char *alias;
+	enum pvalue_src src;
+	enum pvalue_kind kind;
+	unsigned int size;
+	bool is_signed;
+	unsigned int flags;	/* enum builtin_flags */
+	const char *c;		/* the BPF C, a format of the stack map or a string's array */
+};
+
+extern const struct builtin builtins[PV_NR_BUILTINS];
+
+/* The built-in v reads, or NULL. */
+static inline const struct builtin *builtin_of(enum pvalue_src src)
+{
+	return src < PV_NR_BUILTINS ? &builtins[src] : NULL;
+}
 
 /*
  * kstack and ustack are __u64: the stack id bpf_get_stackid() returns in
@@ -216,6 +231,7 @@ struct prog {
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
+	bool any_start;		/* a built-in reads tpgen_start_ns, the loader's start (elapsed) */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };

@@ -313,27 +313,6 @@ static char *c_name_of(const char *name)
 }
 
 /* Built-ins: every attach type has them; upper case always, lower case unless a field has the name. */
-static const struct builtin {
-	const char *name;
-	enum pvalue_src src;
-	enum pvalue_kind kind;
-	unsigned int size;
-	bool is_signed;
-} builtins[] = {
-	{ "pid", PV_PID, PV_INT, 4, true },
-	{ "tid", PV_TID, PV_INT, 4, true },
-	{ "ppid", PV_PPID, PV_INT, 4, true },
-	{ "uid", PV_UID, PV_INT, 4, false },
-	{ "gid", PV_GID, PV_INT, 4, false },
-	{ "comm", PV_COMM, PV_STR, 16, false },
-	{ "cpu", PV_CPU, PV_INT, 4, false },
-	{ "time", PV_TIME, PV_INT, 8, false },
-	{ "nsecs", PV_TIME, PV_INT, 8, false },
-	{ "cgroup", PV_CGROUP, PV_INT, 8, false },
-	{ "kstack", PV_KSTACK, PV_INT, 8, false },
-	{ "ustack", PV_USTACK, PV_INT, 8, false },
-};
-
 static const struct builtin *find_builtin(const char *name, bool *upper)
 {
 	char lower[16];
@@ -349,11 +328,13 @@ static const struct builtin *find_builtin(const char *name, bool *upper)
 			all_upper = false;
 	}
 	for (i = 0; i < ARRAY_SIZE(builtins); i++) {
-		if (!strcmp(builtins[i].name, name))
-			return &builtins[i];
-		if (all_upper && !strcmp(builtins[i].name, lower)) {
+		const struct builtin *b = &builtins[i];
+
+		if (!strcmp(b->name, name) || (b->alias && !strcmp(b->alias, name)))
+			return b;
+		if (all_upper && (!strcmp(b->name, lower) || (b->alias && !strcmp(b->alias, lower)))) {
 			*upper = true;	/* PID, COMM, TIME: always the built-in, as tracefs' COMM */
-			return &builtins[i];
+			return b;
 		}
 	}
 	return NULL;
@@ -490,15 +471,10 @@ add:
 	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET || v.src == PV_SYSARG)
 		v.cname = c_name_of(name);
 	else {
-		/* a built-in: its name in lower case, or task_<name> beside a field of that name */
-		char lower[16];
+		/* a built-in: its name (time for NSECS), or task_<name> beside a field of that name */
+		const char *bname = builtin_of(v.src)->name;
 
-		for (i = 0; name[i] && i < 15; i++)
-			lower[i] = name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i];
-		lower[i] = '\0';
-		if (!strcmp(lower, "nsecs"))
-			strcpy(lower, "time");
-		v.cname = has_field(pr, lower) ? xasprintf("task_%s", lower) : xstrdup(lower);
+		v.cname = has_field(pr, bname) ? xasprintf("task_%s", bname) : xstrdup(bname);
 		for (i = 0; i < pr->nr_vals; i++)
 			if (pr->vals[i].src == v.src && !strcmp(pr->vals[i].cname, v.cname)) {
 				free(v.cname);

@@ -176,6 +176,37 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 }
 
+/*
+ * A function's update of its member (model/aggfns.h), each line indented
+ * into the handler: $v the value, $t its type, $n, $lo, $step an lhist's.
+ */
+static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a, int f)
+{
+	const struct pvalue *v = a->val[f] >= 0 ? &pr->vals[a->val[f]] : NULL;
+	bool bol = true;
+
+	for (const char *c = agg_fns[f].bpf; *c; c++) {
+		if (bol && *c != '\n')
+			sb_puts(sb, "\t\t");
+		bol = *c == '\n';
+		if (*c != '$')
+			sb_putc(sb, *c);
+		else if (!strncmp(c, "$v", 2) && v)
+			emit_value(sb, pr, v), c += 1;
+		else if (!strncmp(c, "$t", 2) && v)
+			sb_puts(sb, pvalue_ctype(v)), c += 1;
+		else if (!strncmp(c, "$n", 2))
+			sb_printf(sb, "%u", a->nslots), c += 1;
+		else if (!strncmp(c, "$lo", 3))
+			sb_printf(sb, "%lldLL", a->sa->lmin), c += 2;
+		else if (!strncmp(c, "$step", 5))
+			sb_printf(sb, "%lldLL", a->sa->lstep), c += 4;
+		else
+			sb_putc(sb, *c);
+	}
+	sb_putc(sb, '\n');
+}
+
 static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 {
 	for (int i = 0; i < pr->nr_aggs; i++) {
@@ -202,30 +233,9 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 			  leave);
-		if (a->fns & AGG_COUNT)
-			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->count, 1);\n");
-		if (a->fns & AGG_SUM) {
-			sb_puts(sb, "\t\t__sync_fetch_and_add(&val->sum, ");
-			emit_value(sb, pr, &pr->vals[a->sum]);
-			sb_puts(sb, ");\n");
-		}
-		if (a->fns & (AGG_MIN | AGG_MAX)) {
-			for (int k = 0; k < 2; k++) {
-				int idx = k ? a->max : a->min;
-
-				if (idx < 0)
-					continue;
-				sb_printf(sb, "\t\t{\n\t\t\t%s v = ", pvalue_ctype(&pr->vals[idx]));
-				emit_value(sb, pr, &pr->vals[idx]);
-				sb_printf(sb, ";\n\n\t\t\tif (v %s val->%s)\n\t\t\t\tval->%s = v;\n\t\t}\n",
-					  k ? ">" : "<", k ? "max" : "min", k ? "max" : "min");
-			}
-		}
-		if (a->fns & AGG_HIST)
-			sb_puts(sb, "\t\ttpgen_hist_add(val->slots, v);\n");
-		if (a->fns & AGG_LHIST)
-			sb_printf(sb, "\t\ttpgen_lhist_add(val->slots, %u, v, %lldLL, %lldLL);\n", a->nslots,
-				  a->sa->lmin, a->sa->lstep);
+		for (int f = 0; f < AGG_NR_FNS; f++)
+			if ((a->fns & (1u << f)) && agg_fns[f].bpf)
+				emit_agg_update(sb, pr, a, f);
 		sb_puts(sb, "\t}\n");
 	}
 }

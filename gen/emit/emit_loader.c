@@ -210,6 +210,85 @@ static const char *col_kind(const struct pvalue *v)
 	       v->is_signed ? "COL_S" : "COL_U";
 }
 
+/*
+ * The loader's side of model/aggfns.h: the enum of the functions, the
+ * offsets of the members they keep (in struct agg), and their columns:
+ * headings, and each one's value in a row, to sort by and to print.
+ */
+void emit_agg_fns(struct strbuf *decl, struct strbuf *offsets, struct strbuf *cols)
+{
+	const char *sep = "";
+	int f, g;
+
+	sb_puts(decl, "enum {\n");
+	for (f = 0; f < AGG_NR_FNS; f++) {
+		sb_puts(decl, "\tAGG_");
+		upper_into(decl, agg_fns[f].name);
+		sb_printf(decl, " = 0x%x,\n", 1u << f);
+	}
+	sb_puts(decl, "};");
+
+	sb_puts(offsets, "unsigned int ");
+	for (f = 0; f < AGG_NR_FNS; f++) {
+		for (g = 0; g < f && agg_fns[f].member; g++)
+			if (agg_fns[g].member && !strcmp(agg_fns[g].member, agg_fns[f].member))
+				break;
+		if (agg_fns[f].member && g == f) {
+			sb_printf(offsets, "%soff_%s", sep, agg_fns[f].member);
+			sep = ", ";
+		}
+	}
+	sb_putc(offsets, ';');
+
+	sb_puts(cols, "/* the columns of a table, in order */\n"
+		"static const struct agg_col {\n\tunsigned int fn;\n\tconst char *heading;\n"
+		"\tconst char *json;\n} agg_cols[] = {\n");
+	for (f = 0; f < AGG_NR_FNS; f++) {
+		if (!agg_fns[f].heading)
+			continue;
+		sb_puts(cols, "\t{ AGG_");
+		upper_into(cols, agg_fns[f].name);
+		sb_printf(cols, ", \"%s\", \"%s\" },\n", agg_fns[f].heading, agg_fns[f].name);
+	}
+	sb_puts(cols, "};\n\n/* a function's value in a row (val: the map's value) */\n"
+		"static double fn_value(const struct agg *a, const char *val, unsigned int fn)\n{\n"
+		"\tswitch (fn) {\n");
+	for (f = 0; f < AGG_NR_FNS; f++) {
+		if (!agg_fns[f].heading)
+			continue;
+		sb_puts(cols, "\tcase AGG_");
+		upper_into(cols, agg_fns[f].name);
+		sb_puts(cols, ":\n\t\treturn ");
+		if (agg_fns[f].loader) {
+			sb_puts(cols, agg_fns[f].loader);
+		} else {
+			sb_printf(cols, "agg_num(a, val, a->off_%s, AGG_", agg_fns[f].member);
+			upper_into(cols, agg_fns[f].name);
+			sb_putc(cols, ')');
+		}
+		sb_puts(cols, ";\n");
+	}
+	sb_puts(cols, "\tdefault:\n\t\treturn 0;\n\t}\n}\n\n"
+		"/* a function's value in a row, printed as a number of its column */\n"
+		"static void print_fn(const struct agg *a, const char *val, unsigned int fn)\n{\n"
+		"\tswitch (fn) {\n");
+	for (f = 0; f < AGG_NR_FNS; f++) {
+		if (!agg_fns[f].heading)
+			continue;
+		sb_puts(cols, "\tcase AGG_");
+		upper_into(cols, agg_fns[f].name);
+		sb_puts(cols, ":\n\t\t");
+		if (agg_fns[f].loader) {
+			sb_printf(cols, "printf(env.json ? \"%s\" : \"%s\", fn_value(a, val, fn));\n",
+				  agg_fns[f].json, agg_fns[f].text);
+		} else {
+			sb_printf(cols, "print_int(a, val, a->off_%s, fn);\n", agg_fns[f].member);
+		}
+		sb_puts(cols, "\t\tbreak;\n");
+	}
+	sb_puts(cols, "\t}\n}");
+}
+
 /* The loader's description of each aggregation: print_agg() reads it. */
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p)
 {
@@ -221,16 +300,16 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 		for (int k = 0; k < pr->nr_aggs; k++, n++) {
 			const struct pagg *a = &pr->aggs[k];
 			char *key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
-			unsigned int sort = a->sa->sort.s ? 0 : a->fns & (AGG_COUNT | AGG_SUM | AGG_MIN | AGG_MAX);
+			unsigned int sort = 0, is_signed = 0;
 
-			if (a->sa->sort.s && strcmp(a->sa->sort.s, "key")) {
-				static const char *const fns[] = { "count", "sum", "min", "max", "avg" };
-
-				for (unsigned int f = 0; f < 5; f++)
-					if (!strcmp(a->sa->sort.s, fns[f]))
-						sort = f == 4 ? AGG_AVG : 1u << f;
+			for (int f = 0; f < AGG_NR_FNS; f++) {
+				if (!agg_fns[f].heading || !(a->fns & (1u << f)))
+					continue;
+				if (a->sa->sort.s ? !strcmp(a->sa->sort.s, agg_fns[f].name) : !sort)
+					sort = 1u << f;	/* the one named, or the first: count, then sum, ... */
+				if (agg_fns[f].type == AGG_M_VALUE && pr->vals[a->val[f]].is_signed)
+					is_signed |= 1u << f;
 			}
-			sort &= -sort;	/* the first function: count, then sum, min, max */
 			sb_puts(sb, "\t{\n\t\t.title = ");
 			c_string(sb, a->title);
 			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->sa->legacy ?
@@ -261,20 +340,11 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
 			}
 			sb_printf(sb, "\t\t.fns = 0x%x,\n", a->fns);
-#define OFF(fn, m)											\
-			if (a->fns & (fn))								\
-				sb_printf(sb, "\t\t.off_" #m " = offsetof(struct %s, " #m "),\n", a->val_struct);
-			OFF(AGG_COUNT, count)
-			OFF(AGG_SUM, sum)
-			OFF(AGG_HIST | AGG_LHIST, slots)
-#undef OFF
-			if (a->min >= 0)
-				sb_printf(sb, "\t\t.off_min = offsetof(struct %s, min),\n", a->val_struct);
-			if (a->max >= 0)
-				sb_printf(sb, "\t\t.off_max = offsetof(struct %s, max),\n", a->val_struct);
-			sb_printf(sb, "\t\t.is_signed = %d,\n", (a->sum >= 0 && pr->vals[a->sum].is_signed) |
-				  (a->min >= 0 && pr->vals[a->min].is_signed) << 1 |
-				  (a->max >= 0 && pr->vals[a->max].is_signed) << 2);
+			for (int f = 0; f < AGG_NR_FNS; f++)
+				if ((a->fns & (1u << f)) && agg_fns[f].member)
+					sb_printf(sb, "\t\t.off_%s = offsetof(struct %s, %s),\n", agg_fns[f].member,
+						  a->val_struct, agg_fns[f].member);
+			sb_printf(sb, "\t\t.is_signed = %#x,\n", is_signed);
 			if (a->fns & (AGG_HIST | AGG_LHIST))
 				sb_printf(sb, "\t\t.nslots = %u,\n", a->nslots);
 			if (a->fns & AGG_LHIST)

@@ -49,7 +49,7 @@ static bool save_needs_zero(const struct prog *p, int set)
 void emit_maps(struct strbuf *sb, const struct prog *p)
 {
 	char key[160], val[160];
-	int i;
+	int i, n;
 
 	if (p->nr_scratch)
 		sb_printf(sb, "\n/* strings and keys too big for the 512-byte BPF stack: per CPU, a slot per program */\n"
@@ -104,12 +104,16 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 			emit_hash(sb, key, val, a->map);
 			sb_printf(sb, "static const struct %s %s_zero", a->val_struct, a->map);
 			/* min starts at the largest value, max at the smallest */
-			if (a->min >= 0 || a->max >= 0)
-				sb_printf(sb, " = { %s%s%s }", a->min < 0 ? "" :
-					  pr->vals[a->min].is_signed ? ".min = 0x7fffffffffffffffLL" : ".min = ~0ULL",
-					  a->min >= 0 && a->max >= 0 ? ", " : "", a->max < 0 ? "" :
-					  pr->vals[a->max].is_signed ? ".max = -0x7fffffffffffffffLL - 1" : ".max = 0");
-			sb_puts(sb, ";\n");
+			n = 0;
+			for (int f = 0; f < AGG_NR_FNS; f++) {
+				const struct agg_fn_desc *fn = &agg_fns[f];
+
+				if (!(a->fns & (1u << f)) || !fn->init_u)
+					continue;
+				sb_printf(sb, "%s.%s = %s", n++ ? ", " : " = { ", fn->member,
+					  pr->vals[a->val[f]].is_signed ? fn->init_s : fn->init_u);
+			}
+			sb_puts(sb, n ? " };\n" : ";\n");
 		}
 	}
 }
@@ -131,16 +135,25 @@ static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struc
 	sb_puts(sb, "\n/* ");
 	c_comment_text(sb, a->title);
 	sb_printf(sb, ": per key */\nstruct %s {\n", a->val_struct);
-	if (a->fns & (AGG_HIST | AGG_LHIST))
-		sb_printf(sb, "\t__u64 slots[%u];\n", a->nslots);
-	if (a->fns & AGG_COUNT)
-		sb_puts(sb, "\t__u64 count;\n");
-	if (a->fns & AGG_SUM)
-		sb_printf(sb, "\t%s sum;\n", pr->vals[a->sum].is_signed ? "__s64" : "__u64");
-	if (a->min >= 0)
-		sb_printf(sb, "\t%s min;\n", pr->vals[a->min].is_signed ? "__s64" : "__u64");
-	if (a->max >= 0)
-		sb_printf(sb, "\t%s max;\n", pr->vals[a->max].is_signed ? "__s64" : "__u64");
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		const struct agg_fn_desc *fn = &agg_fns[f];
+
+		if (!(a->fns & (1u << f)))
+			continue;
+		switch (fn->type) {
+		case AGG_M_U64:
+			sb_printf(sb, "\t__u64 %s;\n", fn->member);
+			break;
+		case AGG_M_VALUE:
+			sb_printf(sb, "\t%s %s;\n", pr->vals[a->val[f]].is_signed ? "__s64" : "__u64", fn->member);
+			break;
+		case AGG_M_SLOTS:
+			sb_printf(sb, "\t__u64 %s[%u];\n", fn->member, a->nslots);
+			break;
+		case AGG_M_NONE:
+			break;
+		}
+	}
 	sb_puts(sb, "};\n");
 }
 

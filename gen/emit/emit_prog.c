@@ -103,7 +103,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
-	struct strbuf aggs, aggs_setup, layout, shows;
+	struct strbuf aggs, aggs_setup, agg_fns_decl, agg_offsets, agg_cols, layout, shows;
 	char *guard, *skel, *text;
 	bool json_str, show_value, show_bytes, show_name;
 	int err, i, j;
@@ -122,6 +122,9 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	sb_init(&sb);
 	sb_init(&aggs);
 	sb_init(&aggs_setup);
+	sb_init(&agg_fns_decl);
+	sb_init(&agg_offsets);
+	sb_init(&agg_cols);
 	sb_init(&layout);
 	sb_init(&shows);
 
@@ -136,6 +139,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	emit_probes_table(&probes, &what, p);
 	emit_doc(&doc, p, tool);
 	emit_aggs_table(&aggs, &aggs_setup, p);
+	if (p->any_agg)
+		emit_agg_fns(&agg_fns_decl, &agg_offsets, &agg_cols);
 	if (p->any_ctx)
 		emit_layout(&layout, p);
 	emit_shows(&shows, p);
@@ -183,6 +188,9 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
 			{ "AGGS", aggs.buf ? aggs.buf : "" },
 			{ "AGGS_SETUP", aggs_setup.buf ? aggs_setup.buf : "" },
+			{ "AGG_FNS", agg_fns_decl.buf ? agg_fns_decl.buf : "" },
+			{ "AGG_OFFSETS", agg_offsets.buf ? agg_offsets.buf : "" },
+			{ "AGG_COLUMNS", agg_cols.buf ? agg_cols.buf : "" },
 			{ "JSON_STR", json_str ? "1" : "" },
 			{ "EVENT_TYPES", types.buf ? types.buf : "" },
 			{ "RECORDS", records.buf ? records.buf : "" },
@@ -260,6 +268,9 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	sb_free(&sb);
 	sb_free(&aggs);
 	sb_free(&aggs_setup);
+	sb_free(&agg_fns_decl);
+	sb_free(&agg_offsets);
+	sb_free(&agg_cols);
 	sb_free(&layout);
 	sb_free(&shows);
 	return err;

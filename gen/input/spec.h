@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include "model/aggfns.h"
 
 enum spec_style {
 	SPEC_PLAIN,
@@ -79,26 +80,15 @@ struct spec_join {
 	struct spec_loc loc;
 };
 
-enum agg_fn {
-	AGG_COUNT = 1 << 0,
-	AGG_SUM = 1 << 1,
-	AGG_MIN = 1 << 2,
-	AGG_MAX = 1 << 3,
-	AGG_AVG = 1 << 4,
-	AGG_HIST = 1 << 5,	/* log2 */
-	AGG_LHIST = 1 << 6,	/* linear: min, max, step */
-};
-
 /* aggregate: a table or a histogram per key, kept in the kernel */
 struct spec_agg {
 	struct spec_str name;	/* the title; default from the event and the functions */
 	struct spec_items by;	/* the key; none: one row */
 	unsigned int fns;	/* enum agg_fn */
-	struct spec_str sum, min, max, avg, hist;
-	struct spec_str lhist;	/* the value of a linear histogram */
+	struct spec_str val[AGG_NR_FNS];	/* each function's value (count: none; lhist: its 'value') */
 	long long lmin, lmax, lstep;
 	struct spec_str unit;	/* histograms: what the value counts */
-	struct spec_str sort;	/* count | sum | min | max | avg | key (default: the first function) */
+	struct spec_str sort;	/* a function of a column, or key (default: the first function) */
 	int top;		/* 0: every row */
 	struct spec_loc loc;
 	bool legacy;		/* from 'count:' or 'hist:' */

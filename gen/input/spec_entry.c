@@ -275,7 +275,7 @@ static int get_lhist(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
 		if (err)
 			return err;
 		if (!strcmp(key, "value"))
-			err = get_str(ld, val, "value", &a->lhist);
+			err = get_str(ld, val, "value", &a->val[AGG_LHIST_BIT]);
 		else if (!strcmp(key, "min"))
 			err = get_int(ld, val, "min", LLONG_MIN / 4, LLONG_MAX / 4, &a->lmin);
 		else if (!strcmp(key, "max"))
@@ -285,7 +285,7 @@ static int get_lhist(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
 	}
 	if (err)
 		return err;
-	if (!a->lhist.s || !have_max || !have_step)
+	if (!a->val[AGG_LHIST_BIT].s || !have_max || !have_step)
 		return node_error(ld, node, "'lhist' needs value, max and step (min is 0 by default)");
 	if (a->lmax <= a->lmin)
 		return node_error(ld, node, "'lhist' max must be above min");
@@ -294,19 +294,56 @@ static int get_lhist(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
 	return 0;
 }
 
+/* The functions of an aggregate, from their list (model/aggfns.h). */
+static const struct {
+	const char *name;
+	enum agg_arg arg;
+	bool column;		/* a column of a table (not a histogram), which rows can be sorted by */
+} fns[] = {
+#define X(id, nm, ar, ...)	[AGG_##id##_BIT] = { nm, ar, !(AGG_##id & (AGG_HIST | AGG_LHIST)) },
+	AGG_FNS(X)
+#undef X
+};
+
+/* "count, sum, ... or stddev": the functions 'mask' has, then 'last', the last after 'conj' */
+static void fn_list(char *buf, size_t size, unsigned int mask, const char *last, const char *conj)
+{
+	size_t len = 0;
+	int i, n = 0, nr = 0;
+
+	for (i = 0; i < AGG_NR_FNS; i++)
+		nr += !!(mask & (1u << i));
+	nr += !!last;
+	buf[0] = '\0';
+	for (i = 0; i < AGG_NR_FNS && len < size; i++)
+		if (mask & (1u << i))
+			len += snprintf(buf + len, size - len, "%s%s", n++ ? n == nr ? conj : ", " : "",
+					fns[i].name);
+	if (last && len < size)
+		snprintf(buf + len, size - len, "%s%s", conj, last);
+}
+
 static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 {
 	static const char *const keys[] = {
-		"name", "by", "count", "sum", "min", "max", "avg", "hist", "lhist", "unit", "sort", "top",
+		"name", "by",
+#define X(id, nm, ...)	nm,
+		AGG_FNS(X)
+#undef X
+		"unit", "sort", "top",
 	};
+	unsigned int all = (1u << AGG_NR_FNS) - 1, columns = 0;
+	char list[256];
 	yaml_node_pair_t *p;
 	yaml_node_t *val;
 	struct spec_agg *a;
 	const char *key;
 	long long top;
 	bool count;
-	int err;
+	int err, i;
 
+	for (i = 0; i < AGG_NR_FNS; i++)
+		columns |= fns[i].column ? 1u << i : 0;
 	if (node->type != YAML_MAPPING_NODE)
 		return node_error(ld, node, "an aggregate is a mapping: { by: [comm], count: true, sum: bytes }");
 	err = check_keys(ld, node, "aggregate", keys, ARRAY_SIZE(keys));
@@ -314,26 +351,29 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		return err;
 	a = new_agg(pr, node);
 	for_each_pair(ld, node, key, val, p) {
-		if (!strcmp(key, "name"))
+		for (i = 0; i < AGG_NR_FNS; i++)
+			if (!strcmp(key, fns[i].name))
+				break;
+		if (i < AGG_NR_FNS) {
+			switch (fns[i].arg) {
+			case AGG_ARG_BOOL:
+				err = get_bool(ld, val, fns[i].name, &count);
+				if (!err && count)
+					a->fns |= 1u << i;
+				break;
+			case AGG_ARG_VALUE:
+				err = get_str(ld, val, fns[i].name, &a->val[i]);
+				a->fns |= 1u << i;
+				break;
+			case AGG_ARG_LHIST:
+				err = get_lhist(ld, val, a);
+				a->fns |= 1u << i;
+				break;
+			}
+		} else if (!strcmp(key, "name"))
 			err = get_str(ld, val, "name", &a->name);
 		else if (!strcmp(key, "by"))
 			err = get_items(ld, val, "by", &a->by);
-		else if (!strcmp(key, "count")) {
-			err = get_bool(ld, val, "count", &count);
-			if (!err && count)
-				a->fns |= AGG_COUNT;
-		} else if (!strcmp(key, "sum"))
-			err = get_str(ld, val, "sum", &a->sum), a->fns |= AGG_SUM;
-		else if (!strcmp(key, "min"))
-			err = get_str(ld, val, "min", &a->min), a->fns |= AGG_MIN;
-		else if (!strcmp(key, "max"))
-			err = get_str(ld, val, "max", &a->max), a->fns |= AGG_MAX;
-		else if (!strcmp(key, "avg"))
-			err = get_str(ld, val, "avg", &a->avg), a->fns |= AGG_AVG;
-		else if (!strcmp(key, "hist"))
-			err = get_str(ld, val, "hist", &a->hist), a->fns |= AGG_HIST;
-		else if (!strcmp(key, "lhist"))
-			err = get_lhist(ld, val, a), a->fns |= AGG_LHIST;
 		else if (!strcmp(key, "unit"))
 			err = get_str(ld, val, "unit", &a->unit);
 		else if (!strcmp(key, "sort"))
@@ -345,25 +385,25 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		if (err)
 			return err;
 	}
-	if (!a->fns)
-		return node_error(ld, node, "the aggregate computes nothing: give it count, sum, min, max, "
-				  "avg, hist or lhist");
-	if ((a->fns & (AGG_HIST | AGG_LHIST)) && (a->fns & ~(AGG_HIST | AGG_LHIST)))
-		return node_error(ld, node, "a histogram is an aggregate of its own: count, sum, min, max "
-				  "and avg go in another");
+	if (!a->fns) {
+		fn_list(list, sizeof(list), all, NULL, " or ");
+		return node_error(ld, node, "the aggregate computes nothing: give it %s", list);
+	}
+	if ((a->fns & (AGG_HIST | AGG_LHIST)) && (a->fns & ~(AGG_HIST | AGG_LHIST))) {
+		fn_list(list, sizeof(list), columns, NULL, " and ");
+		return node_error(ld, node, "a histogram is an aggregate of its own: %s go in another", list);
+	}
 	if ((a->fns & AGG_HIST) && (a->fns & AGG_LHIST))
 		return node_error(ld, node, "hist and lhist go in two aggregates");
-	if (a->sort.s) {
-		static const char *const sorts[] = { "count", "sum", "min", "max", "avg", "key" };
-		unsigned int i;
-
-		for (i = 0; i < ARRAY_SIZE(sorts); i++)
-			if (!strcmp(a->sort.s, sorts[i]))
+	if (a->sort.s && strcmp(a->sort.s, "key")) {
+		for (i = 0; i < AGG_NR_FNS; i++)
+			if (fns[i].column && !strcmp(a->sort.s, fns[i].name))
 				break;
-		if (i == ARRAY_SIZE(sorts))
-			return node_error(ld, node, "unknown sort '%s' (count, sum, min, max, avg or key)",
-					  a->sort.s);
-		if (i < 5 && !(a->fns & (1u << i)))
+		if (i == AGG_NR_FNS) {
+			fn_list(list, sizeof(list), columns, "key", " or ");
+			return node_error(ld, node, "unknown sort '%s' (%s)", a->sort.s, list);
+		}
+		if (!(a->fns & (1u << i)))
 			return node_error(ld, node, "sort by %s, which the aggregate does not compute",
 					  a->sort.s);
 	}
@@ -383,7 +423,7 @@ int add_legacy_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr, 
 	a->legacy = true;
 	if (hist) {
 		a->fns = AGG_HIST;
-		return get_str(ld, node, "hist", &a->hist);
+		return get_str(ld, node, "hist", &a->val[AGG_HIST_BIT]);
 	}
 	a->fns = AGG_COUNT;
 	return get_items(ld, node, "count", &a->by);
@@ -428,12 +468,8 @@ void spec_probe_free(struct spec_probe *pr)
 
 		free(a->name.s);
 		free_items(&a->by);
-		free(a->sum.s);
-		free(a->min.s);
-		free(a->max.s);
-		free(a->avg.s);
-		free(a->hist.s);
-		free(a->lhist.s);
+		for (int f = 0; f < AGG_NR_FNS; f++)
+			free(a->val[f].s);
 		free(a->unit.s);
 		free(a->sort.s);
 	}

@@ -448,22 +448,17 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 	sb_init(&sb);
 	sb_printf(&sb, "%s: ", pr->sp->event.s);
 	if (sa->legacy && (a->fns & AGG_HIST)) {
-		sb_puts(&sb, sa->hist.s);
+		sb_puts(&sb, sa->val[AGG_HIST_BIT].s);
 		return sb_steal(&sb);
 	}
-#define FN(bit, text, src)								\
-	if (sa->fns & (bit)) {								\
-		sb_printf(&sb, "%s%s%s%s%s", sep, text, src ? "(" : "", src ? src : "", src ? ")" : ""); \
-		sep = ", ";								\
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		const char *src = sa->val[f].s;
+
+		if (!(sa->fns & (1u << f)))
+			continue;
+		sb_printf(&sb, "%s%s%s%s%s", sep, agg_fns[f].name, src ? "(" : "", src ? src : "", src ? ")" : "");
+		sep = ", ";
 	}
-	FN(AGG_COUNT, "count", (const char *)NULL)
-	FN(AGG_SUM, "sum", sa->sum.s)
-	FN(AGG_MIN, "min", sa->min.s)
-	FN(AGG_MAX, "max", sa->max.s)
-	FN(AGG_AVG, "avg", sa->avg.s)
-	FN(AGG_HIST, "hist", sa->hist.s)
-	FN(AGG_LHIST, "lhist", sa->lhist.s)
-#undef FN
 	for (int i = 0; i < a->keys.nr; i++)
 		sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
 	return sb_steal(&sb);
@@ -473,15 +468,15 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 {
 	struct pprobe *pr = r->pr;
 	struct prog *p = r->p;
+	int err, sum_from = AGG_SUM_BIT;
 	struct pagg *a;
 	char *base;
-	int err;
 
 	pr->aggs = xrealloc(pr->aggs, (pr->nr_aggs + 1) * sizeof(*pr->aggs));
 	a = &pr->aggs[pr->nr_aggs++];
 	memset(a, 0, sizeof(*a));
 	a->sa = sa;
-	a->sum = a->min = a->max = a->hist = -1;
+	a->hist = -1;
 	a->fns = sa->fns;
 	r->what = sa->legacy ? "count" : "by";
 	err = probe_add_items(r, &sa->by, &a->keys, true);
@@ -489,25 +484,34 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 		err = check_keys(r, &sa->by, &a->keys);
 	if (err)
 		return err;
-	if ((sa->fns & AGG_SUM) && (err = a->sum = agg_value(r, &sa->sum, "sum")) < 0)
-		return err;
-	if ((sa->fns & AGG_AVG) && a->sum < 0 && (err = a->sum = agg_value(r, &sa->avg, "avg")) < 0)
-		return err;
-	if ((sa->fns & AGG_MIN) && (err = a->min = agg_value(r, &sa->min, "min")) < 0)
-		return err;
-	if ((sa->fns & AGG_MAX) && (err = a->max = agg_value(r, &sa->max, "max")) < 0)
-		return err;
-	if ((sa->fns & AGG_HIST) && (err = a->hist = agg_value(r, &sa->hist, "hist")) < 0)
-		return err;
-	if ((sa->fns & AGG_LHIST) && (err = a->hist = agg_value(r, &sa->lhist, "lhist")) < 0)
-		return err;
-	if ((sa->fns & AGG_AVG) && (sa->fns & AGG_SUM) && strcmp(sa->sum.s, sa->avg.s)) {
-		spec_error(p->spec, &sa->avg.loc, 0, "avg is sum / count: give it the value of 'sum' (%s), "
-			   "or put it in an aggregate of its own", sa->sum.s);
-		return -EINVAL;
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		const struct agg_fn_desc *fn = &agg_fns[f];
+
+		a->val[f] = -1;
+		if (!(sa->fns & (1u << f)) || fn->arg == AGG_ARG_BOOL)
+			continue;
+		a->fns |= fn->needs;
+		if ((fn->needs & AGG_SUM) && a->val[AGG_SUM_BIT] >= 0) {
+			/* avg, stddev: of the values sum adds up, the sum's or the first one's */
+			if (strcmp(sa->val[sum_from].s, sa->val[f].s)) {
+				spec_error(p->spec, &sa->val[f].loc, 0, "%s is of the values sum adds up: give it the "
+					   "value of '%s' (%s), or put it in an aggregate of its own", fn->name,
+					   agg_fns[sum_from].name, sa->val[sum_from].s);
+				return -EINVAL;
+			}
+			a->val[f] = a->val[AGG_SUM_BIT];
+			continue;
+		}
+		err = a->val[f] = agg_value(r, &sa->val[f], fn->name);
+		if (err < 0)
+			return err;
+		if (fn->needs & AGG_SUM) {
+			a->val[AGG_SUM_BIT] = a->val[f];
+			sum_from = f;
+		}
+		if (fn->type == AGG_M_SLOTS)
+			a->hist = a->val[f];
 	}
-	if (sa->fns & AGG_AVG)
-		a->fns |= AGG_SUM | AGG_COUNT;
 	a->nslots = sa->fns & AGG_LHIST ? (sa->lmax - sa->lmin + sa->lstep - 1) / sa->lstep + 2 : 64;
 	a->unit = sa->unit.s ? sa->unit.s : a->hist >= 0 ? pr->vals[a->hist].name : "";
 	if (name)

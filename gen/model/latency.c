@@ -87,8 +87,8 @@ static void lower(struct prog *p, const struct spec_latency *sl, struct plat *l)
 	l->agg.name.s = xasprintf("%s: %s -> %s", sl->name.s, sl->from.event.s, sl->to.event.s);
 	l->agg.name.loc = sl->loc;
 	l->agg.fns = AGG_HIST;
-	l->agg.hist.s = *div ? xasprintf("(TIME - %s.ts)%s", l->set, div) : xasprintf("TIME - %s.ts", l->set);
-	l->agg.hist.loc = sl->loc;
+	l->agg.val[AGG_HIST_BIT].s = *div ? xasprintf("(TIME - %s.ts)%s", l->set, div) : xasprintf("TIME - %s.ts", l->set);
+	l->agg.val[AGG_HIST_BIT].loc = sl->loc;
 	l->agg.unit = sl->unit;
 	l->agg.by.loc = sl->loc;
 	l->agg.loc = sl->loc;
@@ -138,7 +138,7 @@ void prog_lats_free(struct prog *p)
 		free(p->lats[i].set);
 		free(p->lats[i].map);
 		free(p->lats[i].agg.name.s);
-		free(p->lats[i].agg.hist.s);
+		free(p->lats[i].agg.val[AGG_HIST_BIT].s);
 	}
 	free(p->lats);
 }

@@ -156,8 +156,9 @@ struct pagg {
 	char *val_struct;
 	char *title;
 	struct pitems keys;
-	int sum, min, max, hist;	/* indices into vals, or -1 (avg is sum / count) */
-	unsigned int fns;		/* enum agg_fn; AGG_AVG adds AGG_SUM and AGG_COUNT */
+	int val[AGG_NR_FNS];		/* each function's value: an index into vals, or -1 */
+	int hist;			/* the value of hist or lhist, or -1 */
+	unsigned int fns;		/* enum agg_fn, with the functions they need (avg: sum, count) */
 	unsigned int nslots;		/* histograms */
 	const char *unit;
 };

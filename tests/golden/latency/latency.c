@@ -235,7 +235,17 @@ struct col {
 	enum col_kind kind;
 };
 
-enum { AGG_COUNT = 1, AGG_SUM = 2, AGG_MIN = 4, AGG_MAX = 8, AGG_AVG = 16, AGG_HIST = 32, AGG_LHIST = 64 };
+/* the functions of an aggregate */
+enum {
+	AGG_COUNT = 0x1,
+	AGG_SUM = 0x2,
+	AGG_MIN = 0x4,
+	AGG_MAX = 0x8,
+	AGG_AVG = 0x10,
+	AGG_HIST = 0x20,
+	AGG_LHIST = 0x40,
+	AGG_STDDEV = 0x80,
+};
 
 /* an aggregation's map and how to print it */
 struct agg {
@@ -248,8 +258,8 @@ struct agg {
 	const struct col *keys;
 	int nr_keys;
 	unsigned int fns;		/* AGG_* */
-	unsigned int off_count, off_sum, off_min, off_max, off_slots;
-	unsigned int is_signed;		/* 1: sum, 2: min, 4: max */
+	unsigned int off_count, off_sum, off_min, off_max, off_slots, off_sqsum;
+	unsigned int is_signed;		/* the AGG_* whose value is signed */
 	unsigned int nslots;
 	long long lmin, lstep;
 	unsigned int sort;		/* the function rows are sorted by (biggest first); 0: the key */
@@ -337,36 +347,122 @@ static __u64 val_u64(const char *val, unsigned int off)
 	return v;
 }
 
+/* a member of a row's value as a number, signed if fn's value is */
+static double agg_num(const struct agg *a, const char *val, unsigned int off, unsigned int fn)
+{
+	__u64 v = val_u64(val, off);
+
+	return a->is_signed & fn ? (double)(__s64)v : (double)v;
+}
+
+/* avg: sum / count */
+static double agg_avg(const struct agg *a, const char *val)
+{
+	__u64 n = val_u64(val, a->off_count);
+
+	return n ? agg_num(a, val, a->off_sum, AGG_SUM) / n : 0;
+}
+
+/* stddev: of the population, sqrt(count * sqsum - sum * sum) / count, in integers */
+static double agg_stddev(const struct agg *a, const char *val)
+{
+	__u64 n = val_u64(val, a->off_count), sum = val_u64(val, a->off_sum);
+	__int128 ss = a->is_signed & AGG_SUM ? (__int128)(__s64)sum : (__int128)sum;
+	unsigned __int128 s = ss < 0 ? -ss : ss, sq = val_u64(val, a->off_sqsum), var, x, y;
+
+	if (!n || n * sq < s * s)
+		return 0;
+	var = (n * sq - s * s) / ((unsigned __int128)n * n);
+	/* Newton's method from above: the largest x with x * x <= var */
+	for (x = var, y = (x + 1) / 2; y < x; y = (x + var / x) / 2)
+		x = y;
+	return (double)x;
+}
+
+static void print_int(const struct agg *a, const char *val, unsigned int off, unsigned int fn)
+{
+	__u64 v = val_u64(val, off);
+
+	if (a->is_signed & fn)
+		printf(env.json ? "%lld" : "%10lld", (long long)v);
+	else
+		printf(env.json ? "%llu" : "%10llu", (unsigned long long)v);
+}
+
+/* the columns of a table, in order */
+static const struct agg_col {
+	unsigned int fn;
+	const char *heading;
+	const char *json;
+} agg_cols[] = {
+	{ AGG_COUNT, "COUNT", "count" },
+	{ AGG_SUM, "SUM", "sum" },
+	{ AGG_MIN, "MIN", "min" },
+	{ AGG_MAX, "MAX", "max" },
+	{ AGG_AVG, "AVG", "avg" },
+	{ AGG_STDDEV, "STDDEV", "stddev" },
+};
+
+/* a function's value in a row (val: the map's value) */
+static double fn_value(const struct agg *a, const char *val, unsigned int fn)
+{
+	switch (fn) {
+	case AGG_COUNT:
+		return agg_num(a, val, a->off_count, AGG_COUNT);
+	case AGG_SUM:
+		return agg_num(a, val, a->off_sum, AGG_SUM);
+	case AGG_MIN:
+		return agg_num(a, val, a->off_min, AGG_MIN);
+	case AGG_MAX:
+		return agg_num(a, val, a->off_max, AGG_MAX);
+	case AGG_AVG:
+		return agg_avg(a, val);
+	case AGG_STDDEV:
+		return agg_stddev(a, val);
+	default:
+		return 0;
+	}
+}
+
+/* a function's value in a row, printed as a number of its column */
+static void print_fn(const struct agg *a, const char *val, unsigned int fn)
+{
+	switch (fn) {
+	case AGG_COUNT:
+		print_int(a, val, a->off_count, fn);
+		break;
+	case AGG_SUM:
+		print_int(a, val, a->off_sum, fn);
+		break;
+	case AGG_MIN:
+		print_int(a, val, a->off_min, fn);
+		break;
+	case AGG_MAX:
+		print_int(a, val, a->off_max, fn);
+		break;
+	case AGG_AVG:
+		printf(env.json ? "%.2f" : "%10.1f", fn_value(a, val, fn));
+		break;
+	case AGG_STDDEV:
+		printf(env.json ? "%.0f" : "%10.0f", fn_value(a, val, fn));
+		break;
+	}
+}
+
 static const struct agg *sort_agg;
 
 static double sort_value(const char *row)
 {
 	const struct agg *a = sort_agg;
 	const char *val = row + a->key_size;
-	__u64 v;
+	__u64 v = 0;
 
-	switch (a->sort) {
-	case AGG_COUNT:
-		return val_u64(val, a->off_count);
-	case AGG_SUM:
-		v = val_u64(val, a->off_sum);
-		return a->is_signed & 1 ? (double)(__s64)v : (double)v;
-	case AGG_MIN:
-		v = val_u64(val, a->off_min);
-		return a->is_signed & 2 ? (double)(__s64)v : (double)v;
-	case AGG_MAX:
-		v = val_u64(val, a->off_max);
-		return a->is_signed & 4 ? (double)(__s64)v : (double)v;
-	case AGG_AVG:
-		v = val_u64(val, a->off_count);
-		return v ? (a->is_signed & 1 ? (double)(__s64)val_u64(val, a->off_sum) :
-			    (double)val_u64(val, a->off_sum)) / v : 0;
-	default:	/* histograms: by their total */
-		v = 0;
-		for (unsigned int i = 0; i < a->nslots; i++)
-			v += val_u64(val, a->off_slots + i * 8);
-		return v;
-	}
+	if (!(a->fns & (AGG_HIST | AGG_LHIST)))
+		return fn_value(a, val, a->sort);
+	/* histograms: by their total */
+	for (unsigned int i = 0; i < a->nslots; i++)
+		v += val_u64(val, a->off_slots + i * 8);
+	return v;
 }
 
 static __s64 col_value(const struct col *c, const char *key)
@@ -467,19 +563,6 @@ static void print_col(const struct col *c, const char *key, bool last)
 		printf("%*llu", w, (unsigned long long)v);
 }
 
-static void print_num(const struct agg *a, const char *val, unsigned int off, unsigned int sign_bit,
-		      const char *json)
-{
-	__u64 v = val_u64(val, off);
-
-	if (env.json)
-		printf(",\"%s\":", json);
-	if (a->is_signed & sign_bit)
-		printf(env.json ? "%lld" : " %10lld", (long long)v);
-	else
-		printf(env.json ? "%llu" : " %10llu", (unsigned long long)v);
-}
-
 /* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
@@ -533,17 +616,15 @@ static void print_agg(const struct agg *a, bool reset)
 	if (a->top && n > a->top)
 		n = a->top;
 	if (!env.json && !(a->fns & (AGG_HIST | AGG_LHIST))) {
+		const char *sep = "";
+
 		printf("\n%s\n", a->title);
-		if (a->fns & AGG_COUNT)
-			printf("%10s", "COUNT");
-		if (a->fns & AGG_SUM)
-			printf("%s%10s", a->fns & AGG_COUNT ? " " : "", "SUM");
-		if (a->fns & AGG_AVG)
-			printf(" %10s", "AVG");
-		if (a->off_min)
-			printf(" %10s", "MIN");
-		if (a->off_max)
-			printf(" %10s", "MAX");
+		for (size_t f = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
+			if (!(a->fns & agg_cols[f].fn))
+				continue;
+			printf("%s%10s", sep, agg_cols[f].heading);
+			sep = " ";
+		}
 		for (k = 0; k < a->nr_keys; k++) {
 			bool last = k == a->nr_keys - 1;
 
@@ -582,20 +663,15 @@ static void print_agg(const struct agg *a, bool reset)
 				print_log2_hist(slots, a->nslots, a->unit);
 			continue;
 		}
-		if (a->fns & AGG_COUNT)
-			printf(env.json ? ",\"count\":%llu" : "%10llu", (unsigned long long)val_u64(val, a->off_count));
-		if (a->fns & AGG_SUM)
-			print_num(a, val, a->off_sum, 1, "sum");
-		if (a->fns & AGG_AVG) {
-			__u64 cnt = val_u64(val, a->off_count), sum = val_u64(val, a->off_sum);
-			double avg = !cnt ? 0 : a->is_signed & 1 ? (double)(__s64)sum / cnt : (double)sum / cnt;
-
-			printf(env.json ? ",\"avg\":%.2f" : " %10.1f", avg);
+		for (size_t f = 0, cols = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
+			if (!(a->fns & agg_cols[f].fn))
+				continue;
+			if (env.json)
+				printf(",\"%s\":", agg_cols[f].json);
+			else if (cols++)
+				printf(" ");
+			print_fn(a, val, agg_cols[f].fn);
 		}
-		if (a->off_min)
-			print_num(a, val, a->off_min, 2, "min");
-		if (a->off_max)
-			print_num(a, val, a->off_max, 4, "max");
 		if (env.json) {
 			printf("}\n");
 			continue;

@@ -224,6 +224,38 @@ static const struct { int nr; const char *name; } signals[] = {
 	N(SIGIOT), N(SIGPOLL),
 };
 
+/* the address families of <sys/socket.h>, the kernel's (include/linux/socket.h) */
+static const struct { int nr; const char *name; } families[] = {
+	N(AF_UNSPEC), N(AF_UNIX), N(AF_INET), N(AF_AX25), N(AF_IPX), N(AF_APPLETALK),
+	N(AF_NETROM), N(AF_BRIDGE), N(AF_ATMPVC), N(AF_X25), N(AF_INET6), N(AF_ROSE),
+	N(AF_DECnet), N(AF_NETBEUI), N(AF_SECURITY), N(AF_KEY), N(AF_NETLINK), N(AF_PACKET),
+	N(AF_ASH), N(AF_ECONET), N(AF_ATMSVC), N(AF_RDS), N(AF_SNA), N(AF_IRDA), N(AF_PPPOX),
+	N(AF_WANPIPE), N(AF_LLC),
+#ifdef AF_IB
+	N(AF_IB),
+#endif
+#ifdef AF_MPLS
+	N(AF_MPLS),
+#endif
+	N(AF_CAN), N(AF_TIPC), N(AF_BLUETOOTH), N(AF_IUCV), N(AF_RXRPC), N(AF_ISDN),
+	N(AF_PHONET), N(AF_IEEE802154), N(AF_CAIF), N(AF_ALG), N(AF_NFC), N(AF_VSOCK),
+#ifdef AF_KCM
+	N(AF_KCM),
+#endif
+#ifdef AF_QIPCRTR
+	N(AF_QIPCRTR),
+#endif
+#ifdef AF_SMC
+	N(AF_SMC),
+#endif
+#ifdef AF_XDP
+	N(AF_XDP),
+#endif
+#ifdef AF_MCTP
+	N(AF_MCTP),
+#endif
+};
+
 #undef N
 
 /* The kernel's real-time range; glibc's SIGRTMIN is larger (it keeps two for itself). */
@@ -257,6 +289,16 @@ const char *tpgen_signal_name(int sig)
 	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
 		if (signals[i].nr == sig)
 			return signals[i].name;
+	return NULL;
+}
+
+const char *tpgen_af_name(int family)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (families[i].nr == family)
+			return families[i].name;
 	return NULL;
 }
 

@@ -54,6 +54,8 @@ int tpgen_syscall_nr(const struct tpgen_syscall *tab, size_t n, const char *name
 const char *tpgen_errno_name(long err);
 /* "SIGKILL" for 9; NULL for real-time and unknown signals. */
 const char *tpgen_signal_name(int sig);
+/* "AF_INET6" for 10: the address family (AF_UNIX, not its alias AF_LOCAL), or NULL if unknown. */
+const char *tpgen_af_name(int family);
 /* tpgen_signal_name(), or "SIGRT_<n>" (n from the kernel's SIGRTMIN, as strace prints), or the number. */
 int tpgen_print_signal(char *buf, size_t size, int sig);
 

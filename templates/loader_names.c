@@ -1,16 +1,6 @@
 
 /* how a column is shown: by a name from a table, or as an address */
-enum show_kind {
-	SHOW_SYMBOLIC,		/* the first entry equal (__print_symbolic, a BTF enum) */
-	SHOW_FLAGS,		/* every entry whose bits are set (__print_flags) */
-	SHOW_ERRNO,		/* negative values: -2 is ENOENT */
-	SHOW_SIGNAL,
-	SHOW_SYSCALL,
-	SHOW_IPV4,		/* 4 bytes */
-	SHOW_IPV6,		/* 16 bytes, compressed (%pI6c) */
-	SHOW_HEX,		/* bytes */
-	SHOW_NTOHS,		/* a __be16 in host order: a number */
-};
+{{SHOW_KINDS}}
 
 struct show {
 	enum show_kind kind;
@@ -25,6 +15,8 @@ struct show {
 {{SHOWS}}
 
 {{#if SHOW_VALUE}}
+
+{{SHOW_NAMES}}
 
 /*
  * 'v' as text into buf: its name (true), or the number (false: an errno
@@ -51,10 +43,6 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 			return true;
 		}
 		break;
-	case SHOW_ERRNO:
-		if ((long long)v < 0)
-			name = tpgen_errno_name((long)v);
-		break;
 	case SHOW_SIGNAL:
 		if (v > 0 && v < 1024) {
 			tpgen_print_signal(buf, size, (int)v);
@@ -69,6 +57,7 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 		is_signed = false;
 		break;
 	default:
+		name = show_name(s->kind, v);
 		break;
 	}
 	if (name) {

@@ -13,20 +13,46 @@
 #include "model/decode.h"
 #include "emit/emit_prog.h"
 
-static const char *const show_kinds[] = {
-	[DECODE_SYMBOLIC] = "SHOW_SYMBOLIC", [DECODE_FLAGS] = "SHOW_FLAGS", [DECODE_ERRNO] = "SHOW_ERRNO",
-	[DECODE_SIGNAL] = "SHOW_SIGNAL", [DECODE_SYSCALL] = "SHOW_SYSCALL", [DECODE_IPV4] = "SHOW_IPV4",
-	[DECODE_IPV6] = "SHOW_IPV6", [DECODE_HEX] = "SHOW_HEX", [DECODE_NTOHS] = "SHOW_NTOHS",
-};
+/* "SHOW_ERRNO" */
+static void show_kind(struct strbuf *sb, enum decode_kind kind)
+{
+	static const char *const ids[] = {
+#define X(id, ...)	[DECODE_##id] = "SHOW_" #id,
+		DECODE_KINDS(X)
+#undef X
+	};
 
-static const char *const show_what[] = {
-	[DECODE_ERRNO] = "errno names of negative values",
-	[DECODE_SIGNAL] = "signal names",
-	[DECODE_IPV4] = "IPv4 addresses",
-	[DECODE_IPV6] = "IPv6 addresses, compressed",
-	[DECODE_HEX] = "bytes in hex",
-	[DECODE_NTOHS] = "16-bit values in network order, shown in host order (ports)",
-};
+	sb_puts(sb, ids[kind]);
+}
+
+/*
+ * The loader's side of DECODE_KINDS (model/decode.h): enum show_kind, and
+ * show_name(), the name of a number for the shows that only name it.
+ */
+void emit_show_kinds(struct strbuf *kinds, struct strbuf *names)
+{
+	sb_puts(kinds, "enum show_kind {\n");
+	for (int k = 0; k < DECODE_NR_KINDS; k++) {
+		sb_putc(kinds, '\t');
+		show_kind(kinds, k);
+		sb_putc(kinds, ',');
+		if (decode_kinds[k].what)
+			sb_printf(kinds, "\t/* %s */", decode_kinds[k].what);
+		sb_putc(kinds, '\n');
+	}
+	sb_puts(kinds, "};");
+	sb_puts(names, "/* the name of v, for the shows that name a number; NULL: none */\n"
+		"static const char *show_name(enum show_kind kind, unsigned long long v)\n{\n"
+		"\tswitch (kind) {\n");
+	for (int k = 0; k < DECODE_NR_KINDS; k++) {
+		if (!decode_kinds[k].loader)
+			continue;
+		sb_puts(names, "\tcase ");
+		show_kind(names, k);
+		sb_printf(names, ":\n\t\treturn %s;\n", decode_kinds[k].loader);
+	}
+	sb_puts(names, "\tdefault:\n\t\treturn NULL;\n\t}\n}");
+}
 
 /* The tables and shows of the program, in the order the spec made them. */
 void emit_shows(struct strbuf *sb, const struct prog *p)
@@ -41,7 +67,7 @@ void emit_shows(struct strbuf *sb, const struct prog *p)
 		if (sb->len)
 			sb_putc(sb, '\n');
 		sb_puts(sb, "/* ");
-		c_comment_text(sb, dc->source ? dc->source : show_what[dc->kind]);
+		c_comment_text(sb, dc->source ? dc->source : decode_kinds[dc->kind].what);
 		sb_puts(sb, " */\n");
 		if (dc->table && dc->nr_syms) {
 			sb_printf(sb, "static const struct %s %s[] = {\n",
@@ -60,7 +86,9 @@ void emit_shows(struct strbuf *sb, const struct prog *p)
 			sb_printf(sb, "/* the value the table decodes */\n"
 				  "static unsigned long long %s(unsigned long long v)\n{\n\treturn %s;\n}\n\n",
 				  dc->value_fn, dc->value_c);
-		sb_printf(sb, "static const struct show %s = {\n\t.kind = %s,\n", dc->ident, show_kinds[dc->kind]);
+		sb_printf(sb, "static const struct show %s = {\n\t.kind = ", dc->ident);
+		show_kind(sb, dc->kind);
+		sb_puts(sb, ",\n");
 		if (dc->table && dc->nr_syms) {
 			sb_printf(sb, "\t.%s = %s,\n", dc->kind == DECODE_SYSCALL ? "syscalls" : "syms", dc->table);
 			sb_printf(sb, "\t.nr = sizeof(%s) / sizeof(%s[0]),\n", dc->table, dc->table);

@@ -103,7 +103,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 {
 	const char *tool = p->spec->tool.s;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
-	struct strbuf aggs, aggs_setup, agg_fns_decl, agg_offsets, agg_cols, layout, shows;
+	struct strbuf aggs, aggs_setup, agg_fns_decl, agg_offsets, agg_cols, layout, shows, show_kinds, show_names;
 	char *guard, *skel, *text;
 	bool json_str, show_value, show_bytes, show_name;
 	int err, i, j;
@@ -127,6 +127,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	sb_init(&agg_cols);
 	sb_init(&layout);
 	sb_init(&shows);
+	sb_init(&show_kinds);
+	sb_init(&show_names);
 
 	c_comment_text(&desc, p->spec->description.s ? p->spec->description.s : "generated tracing tool");
 	emit_records(&records, &types, p);
@@ -147,6 +149,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	shows_used(p, &show_value, &show_bytes, &show_name);
 	/* print_json_str(): strings, names and addresses, stacks' frames, and every summary's titles and units */
 	json_str = show_bytes || show_name || p->any_stack || p->any_agg;
+	if (p->any_names)
+		emit_show_kinds(&show_kinds, &show_names);
 	for (i = 0; i < p->nr_probes; i++) {
 		for (j = 0; j < p->probes[i].print.nr; j++)
 			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
@@ -206,6 +210,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "SHOW_BYTES", show_bytes ? "1" : "" },
 			{ "SHOW_NAME", show_name ? "1" : "" },
 			{ "SHOWS", shows.buf ? shows.buf : "" },
+			{ "SHOW_KINDS", show_kinds.buf ? show_kinds.buf : "" },
+			{ "SHOW_NAMES", show_names.buf ? show_names.buf : "" },
 			{ "STACKS", p->any_stack ? "1" : "" },
 			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 			{ "ARGV", p->any_argv ? "1" : "" },
@@ -273,5 +279,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	sb_free(&agg_cols);
 	sb_free(&layout);
 	sb_free(&shows);
+	sb_free(&show_kinds);
+	sb_free(&show_names);
 	return err;
 }

@@ -45,6 +45,8 @@ void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
 /* gen/emit_names.c: columns shown by name (gen/decode.h) */
 struct decode;
 void emit_shows(struct strbuf *sb, const struct prog *p);
+/* The loader's enum show_kind and show_name(), from model/decode.h. */
+void emit_show_kinds(struct strbuf *kinds, struct strbuf *names);
 bool show_is_bytes(const struct decode *dc);
 int show_width(const struct decode *dc, const char *cname);
 void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct pitems *items, const char *obj);

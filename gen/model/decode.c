@@ -33,14 +33,11 @@ struct decodes {
 	bool sysnames_warned;	/* syscall(): the warning that numbers are shown, once */
 };
 
-static const char *const fn_names[] = {
-	[DECODE_ERRNO] = "errno",
-	[DECODE_SIGNAL] = "signal",
-	[DECODE_SYSCALL] = "syscall",
-	[DECODE_IPV4] = "ipv4",
-	[DECODE_IPV6] = "ipv6",
-	[DECODE_NTOHS] = "ntohs",
-	[DECODE_SYMBOLIC] = "enum",
+const struct decode_kind_desc decode_kinds[DECODE_NR_KINDS] = {
+#define X(id, fn, key, width, number, what, loader)	\
+	[DECODE_##id] = { fn, key, width, number, what, loader },
+	DECODE_KINDS(X)
+#undef X
 };
 
 static struct decodes *state(struct prog *p)
@@ -98,21 +95,24 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 	open = e + strspn(s + e, " \t");
 	if (e == b || s[open] != '(')
 		return -ENOENT;
-	for (size_t k = 0; k < ARRAY_SIZE(fn_names); k++)
-		if (fn_names[k] && strlen(fn_names[k]) == e - b && !strncmp(s + b, fn_names[k], e - b))
+	for (int k = 0; k < DECODE_NR_KINDS; k++) {
+		const char *name = decode_kinds[k].fn;
+
+		if (name && strlen(name) == e - b && !strncmp(s + b, name, e - b))
 			fn = k;
+	}
 	if (fn < 0)
 		return -ENOENT;
 	close = closing(s, open, &comma);
 	if (!close) {
-		spec_error(r->p->spec, &it->expr.loc, open, "%s( has no ')'%s", fn_names[fn],
+		spec_error(r->p->spec, &it->expr.loc, open, "%s( has no ')'%s", decode_kinds[fn].fn,
 			   it->expr.loc.style == SPEC_PLAIN ? ": in a [flow, list] a comma ends the item; "
 			   "quote it (\"enum(x, TCP_CLOSE)\") or write one item per line" : "");
 		return -EINVAL;
 	}
 	if (s[close + 1 + strspn(s + close + 1, " \t")]) {
 		spec_error(r->p->spec, &it->expr.loc, b, "%s(...) shows a whole %s item: nothing may follow it",
-			   fn_names[fn], r->what);
+			   decode_kinds[fn].fn, r->what);
 		return -EINVAL;
 	}
 	if (fn == DECODE_SYMBOLIC) {
@@ -134,7 +134,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
 		*enum_name = xstrndup(s + nb, ne - nb);
 		*name_off = nb;
 	} else if (comma) {
-		spec_error(r->p->spec, &it->expr.loc, comma, "%s() takes one value", fn_names[fn]);
+		spec_error(r->p->spec, &it->expr.loc, comma, "%s() takes one value", decode_kinds[fn].fn);
 		return -EINVAL;
 	}
 	/* the value: the text inside, at the same columns */
@@ -191,24 +191,17 @@ static void add_sym(struct decode *dc, unsigned long long v, const char *name)
 
 static const struct decode *simple(struct prog *p, enum decode_kind kind)
 {
-	static const int widths[] = {
-		[DECODE_ERRNO] = 7, [DECODE_SIGNAL] = 7, [DECODE_SYSCALL] = 16,
-		[DECODE_IPV4] = 15, [DECODE_IPV6] = 25, [DECODE_HEX] = 7, [DECODE_NTOHS] = 5,
-	};
-	static const char *const keys[] = {
-		[DECODE_ERRNO] = "errno", [DECODE_SIGNAL] = "signal", [DECODE_SYSCALL] = "syscall",
-		[DECODE_IPV4] = "ipv4", [DECODE_IPV6] = "ipv6", [DECODE_HEX] = "hex", [DECODE_NTOHS] = "ntohs",
-	};
-	const struct decode *old = find(state(p), keys[kind]);
+	const char *key = decode_kinds[kind].key;
+	const struct decode *old = find(state(p), key);
 	struct decode *dc;
 	char *base;
 
 	if (old)
 		return old;
-	base = xasprintf("show_%s", keys[kind]);
-	dc = add(p, keys[kind], kind, base);
+	base = xasprintf("show_%s", key);
+	dc = add(p, key, kind, base);
 	free(base);
-	dc->width = widths[kind];
+	dc->width = decode_kinds[kind].width;
 	return dc;
 }
 
@@ -493,11 +486,6 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 	if (v->kind != PV_INT)
 		goto mismatch;
 	switch (fn) {
-	case DECODE_ERRNO:
-	case DECODE_SIGNAL:
-	case DECODE_NTOHS:
-		*out = simple(r->p, fn);
-		break;
 	case DECODE_SYSCALL: {
 		bool numbers = false;
 
@@ -509,10 +497,14 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 	case DECODE_SYMBOLIC:
 		*out = kernel_enum(r, enum_name, loc, name_off);
 		break;
+	default:
+		if (decode_kinds[fn].number)
+			*out = simple(r->p, fn);	/* errno(), signal(), ...: any number */
+		break;
 	}
 	return *out ? 0 : -EINVAL;
 mismatch:
-	spec_error(r->p->spec, loc, off, "%s() needs %s, and the value is %s", fn_names[fn],
+	spec_error(r->p->spec, loc, off, "%s() needs %s, and the value is %s", decode_kinds[fn].fn,
 		   fn == DECODE_IPV4 ? "4 bytes (__u8[4]) or a 4-byte number (__be32)" :
 		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" : "a number",
 		   v->kind == PV_STR ? "a string" : v->kind == PV_PTR ? "a pointer" :
@@ -563,7 +555,7 @@ void decodes_free(struct prog *p)
 /* Does an item of 'it' show a value with syscall()? */
 static bool items_show_syscall(const struct spec_items *it)
 {
-	const char *fn = fn_names[DECODE_SYSCALL];
+	const char *fn = decode_kinds[DECODE_SYSCALL].fn;
 	size_t n = strlen(fn);
 
 	for (int i = 0; i < it->nr; i++) {

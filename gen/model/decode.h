@@ -15,17 +15,66 @@
 
 #include <stdbool.h>
 
+/*
+ * The ways of showing a value: one line each. The list makes enum
+ * decode_kind and decode_kinds[] (model/decode.c), which the parser, the
+ * resolver and emit/emit_names.c read, and the loader's enum show_kind and
+ * show_name() (templates/loader_names.c): a show is one line here, and the
+ * loader's function naming its numbers (docs/extending.md).
+ *
+ * X(ID, fn, key, width, number, what, loader)
+ *   ID      DECODE_<ID>, and SHOW_<ID> in the loader
+ *   fn      the function a spec writes around a value ("errno"), or NULL
+ *           for what only a print fmt shows
+ *   key     what a program's shows of it are found by and named after
+ *           (show_errno), NULL for those with a table each (enum, flags)
+ *   width   a text column's width
+ *   number  the spec's function takes any number, and needs nothing more
+ *   what    the comment of its show in the loader, or NULL (it says its source)
+ *   loader  the loader's name for the number v, C of a const char * (NULL:
+ *           no name), or NULL where show_value() does more than name it
+ */
+#define DECODE_KINDS(X)									\
+	/* the first entry equal: __print_symbolic, a BTF enum */				\
+	X(SYMBOLIC, "enum", NULL, 0, false, NULL, NULL)					\
+	/* __print_flags: every entry whose bits are set */				\
+	X(FLAGS, NULL, NULL, 0, false, NULL, NULL)					\
+	/* a negative return: -2 is ENOENT */						\
+	X(ERRNO, "errno", "errno", 7, true, "errno names of negative values",		\
+	  "(long long)v < 0 ? tpgen_errno_name((long)v) : NULL")			\
+	X(SIGNAL, "signal", "signal", 7, true, "signal names", NULL)			\
+	/* the target kernel's syscall numbers */					\
+	X(SYSCALL, "syscall", "syscall", 16, false, NULL, NULL)				\
+	/* 4 bytes (__u8[4], a __be32) */						\
+	X(IPV4, "ipv4", "ipv4", 15, false, "IPv4 addresses", NULL)			\
+	/* 16 bytes, compressed as %pI6c */						\
+	X(IPV6, "ipv6", "ipv6", 25, false, "IPv6 addresses, compressed", NULL)		\
+	/* other bytes: "0a1b2c" */							\
+	X(HEX, NULL, "hex", 7, false, "bytes in hex", NULL)				\
+	/* a __be16 in host order: a number, no name */					\
+	X(NTOHS, "ntohs", "ntohs", 5, true,						\
+	  "16-bit values in network order, shown in host order (ports)", NULL)		\
+	/* an address family: 10 is AF_INET6 */						\
+	X(AF, "af", "af", 10, true, "address families (AF_*)", "tpgen_af_name((long)v)")
+
 enum decode_kind {
-	DECODE_SYMBOLIC,	/* the first entry equal: __print_symbolic, a BTF enum */
-	DECODE_FLAGS,		/* __print_flags: every entry whose bits are set */
-	DECODE_ERRNO,		/* a negative return: -2 is ENOENT */
-	DECODE_SIGNAL,
-	DECODE_SYSCALL,		/* the target kernel's syscall numbers */
-	DECODE_IPV4,		/* 4 bytes (__u8[4], a __be32) */
-	DECODE_IPV6,		/* 16 bytes, compressed as %pI6c */
-	DECODE_HEX,		/* other bytes: "0a1b2c" */
-	DECODE_NTOHS,		/* a __be16 in host order: a number, no name */
+#define X(id, ...)	DECODE_##id,
+	DECODE_KINDS(X)
+#undef X
+	DECODE_NR_KINDS
 };
+
+struct decode_kind_desc {
+	const char *fn;
+	const char *key;
+	int width;
+	bool number;
+	const char *what;
+	const char *loader;
+};
+
+/* model/decode.c: one entry per line of DECODE_KINDS */
+extern const struct decode_kind_desc decode_kinds[DECODE_NR_KINDS];
 
 struct decode_sym {
 	unsigned long long value;

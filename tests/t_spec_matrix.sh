@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # tpgen-timeout: 2400
 # The spec language's space, generated (tests/matrix/spec_matrix.py), not picked by hand:
-#  (a) every action (print; count; aggregate count by keys; sum/min/max/avg; hist;
+#  (a) every action (print; count; aggregate count by keys; sum/min/max/avg/stddev; hist;
 #      aggregate hist; lhist; hist per key; save + join, keyed by values and by the CPU alone (a per-CPU
 #      slot); let; filter) x every attach
 #      type (tracepoint, raw_tp, tp_btf) x every kind of value found in this kernel

@@ -504,7 +504,7 @@ def entries_for(action, v, names):
         return None
     if action == 'stats':
         return [{'event': ev, 'aggregate': [{'by': ['CPU'], 'count': True, 'sum': x, 'min': x, 'max': x,
-                                              'avg': x, 'sort': 'sum'}]},
+                                              'avg': x, 'stddev': x, 'sort': 'sum'}]},
                 {'event': ev, 'aggregate': [{'sum': x, 'min': x, 'max': x}]}]
     if action == 'hist':
         return [{'event': ev, 'hist': x}]

@@ -4,7 +4,9 @@ set -u
 : "${TPGEN_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 : "${TPGEN:=$TPGEN_ROOT/tpgen}"
 : "${TPGEN_TMP:=$(mktemp -d /tmp/tpgen-tests.XXXXXX)}"
-T=$(mktemp -d "$TPGEN_TMP/$(basename "$0" .sh).XXXXXX")
+# every test works in its own directory: never in the current one, or /
+T=$(mktemp -d "$TPGEN_TMP/$(basename "$0" .sh).XXXXXX") && [ -n "$T" ] ||
+	{ echo "FAIL: cannot make a directory under TPGEN_TMP=$TPGEN_TMP" >&2; exit 1; }
 BPF_CFLAGS="-g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Wextra -Werror"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }

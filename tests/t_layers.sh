@@ -4,7 +4,8 @@
 # -> cmd), and tests/layers/check_layers.py holds it to its rules, from the
 # sources' #include lines and the objects' symbols: a stage includes and calls
 # only the stages before it (input sees the model's types, calls none of it);
-# only input and out read files, only out writes them; emitters never sort;
+# only input and out read files, only out writes them; emitters never sort
+# nor read the spec;
 # the model and emitters call no input file that reads; no call cycle between
 # files. First the checker is shown to catch each kind of breach in a small
 # tree made here, then it runs on gen/ and the objects of this build.
@@ -65,6 +66,11 @@ mk sort
 printf '#include <stdlib.h>\nstatic int c(const void *a, const void *b) { return a < b; }\nvoid s(int *v) { qsort(v, 2, sizeof(*v), c); }\n' > "$T/sort/gen/emit/s.c"
 cc_all sort
 expect sort "s.c: sorts (qsort): emitters walk the model's order"
+
+mk spec
+printf 'struct prog { struct spec *spec; };\nconst void *e(const struct prog *p) { return p->spec; }\n' > "$T/spec/gen/emit/e.c"
+cc_all spec
+expect spec "e.c:2: reads the spec: emitters print the model"
 
 mk flat
 printf 'int z;\n' > "$T/flat/gen/z.c"

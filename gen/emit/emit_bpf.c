@@ -198,9 +198,9 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 		else if (!strncmp(c, "$n", 2))
 			sb_printf(sb, "%u", a->nslots), c += 1;
 		else if (!strncmp(c, "$lo", 3))
-			sb_printf(sb, "%lldLL", a->sa->lmin), c += 2;
+			sb_printf(sb, "%lldLL", a->lmin), c += 2;
 		else if (!strncmp(c, "$step", 5))
-			sb_printf(sb, "%lldLL", a->sa->lstep), c += 4;
+			sb_printf(sb, "%lldLL", a->lstep), c += 4;
 		else
 			sb_putc(sb, *c);
 	}
@@ -308,7 +308,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 
 	for (i = 0; i < pr->nr_vals; i++)
 		uses_raw |= pr->vals[i].src == PV_RAW;
-	sb_printf(sb, "\n/* %s */\n", pr->sp->event.s);
+	sb_printf(sb, "\n/* %s */\n", pr->event);
 	if (probe_reads_ctx(pr))
 		sb_printf(sb, "static __always_inline void %s(%s *ctx)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)));
 	else

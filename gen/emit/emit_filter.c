@@ -156,7 +156,7 @@ void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase p
 		goto out;
 	if (phase == FILTER_EVENT || !any_early) {
 		sb_puts(sb, "\t/* ");
-		c_comment_text(sb, pr->sp->filter.s);
+		c_comment_text(sb, pr->filter_text);
 		sb_puts(sb, " */\n");
 	}
 	emit_test(sb, pr, conj, pick, n, false, leave);

@@ -119,8 +119,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 			continue;
 		only = &p->probes[i];
 		nprint++;
-		if ((int)strlen(only->sp->event.s) > evw)
-			evw = strlen(only->sp->event.s);
+		if ((int)strlen(only->event) > evw)
+			evw = strlen(only->event);
 	}
 	if (nprint == 1) {
 		struct strbuf fmt, args;
@@ -146,7 +146,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		emit_show_locals(cases, pr, &pr->print, "e->");
 		sb_putc(cases, '\n');
 		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
-		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->sp->event.s);
+		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->event);
 		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
 		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time(e->hdr.ts_ns);\n");
 		/* text: columns when one event prints, name=value after the event's name otherwise */
@@ -181,7 +181,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		}
 		sb_puts(cases, "\\n\"");
 		if (nprint > 1)
-			sb_printf(cases, ", \"%s\"", pr->sp->event.s);
+			sb_printf(cases, ", \"%s\"", pr->event);
 		for (j = 0; j < pr->print.nr; j++) {
 			if (pr->vals[pr->print.v[j].val].stack)
 				continue;
@@ -300,21 +300,10 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 		for (int k = 0; k < pr->nr_aggs; k++, n++) {
 			const struct pagg *a = &pr->aggs[k];
 			char *key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
-			unsigned int sort = 0, is_signed = 0;
-
-			for (int f = 0; f < AGG_NR_FNS; f++) {
-				if (!agg_fns[f].heading || !(a->fns & (1u << f)))
-					continue;
-				if (a->sa->sort.s ? !strcmp(a->sa->sort.s, agg_fns[f].name) : !sort)
-					sort = 1u << f;	/* the one named, or the first: count, then sum, ... */
-				if (agg_fns[f].type == AGG_M_VALUE && pr->vals[a->val[f]].is_signed)
-					is_signed |= 1u << f;
-			}
 			sb_puts(sb, "\t{\n\t\t.title = ");
 			c_string(sb, a->title);
-			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->sa->legacy ?
-				  (a->fns & AGG_HIST ? "hist" : "counts") : a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg");
-			c_string(sb, a->sa->legacy && !(a->fns & AGG_HIST) ? pr->sp->event.s : a->title);
+			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->json);
+			c_string(sb, a->json_name);
 			sb_puts(sb, ",\n\t\t.unit = ");
 			c_string(sb, a->unit);
 			sb_printf(sb, ",\n\t\t.key_size = sizeof(%s),\n\t\t.val_size = sizeof(struct %s),\n", key,
@@ -344,12 +333,12 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 				if ((a->fns & (1u << f)) && agg_fns[f].member)
 					sb_printf(sb, "\t\t.off_%s = offsetof(struct %s, %s),\n", agg_fns[f].member,
 						  a->val_struct, agg_fns[f].member);
-			sb_printf(sb, "\t\t.is_signed = %#x,\n", is_signed);
+			sb_printf(sb, "\t\t.is_signed = %#x,\n", a->is_signed);
 			if (a->fns & (AGG_HIST | AGG_LHIST))
 				sb_printf(sb, "\t\t.nslots = %u,\n", a->nslots);
 			if (a->fns & AGG_LHIST)
-				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->sa->lmin, a->sa->lstep);
-			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", sort, a->sa->top);
+				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->lmin, a->lstep);
+			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", a->sort, a->top);
 			sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
 			free(key);
 		}
@@ -428,24 +417,24 @@ void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog
 
 		for (j = 0; j < i && !dup; j++) {
 			q = &p->probes[j];
-			dup = !strcmp(q->sp->event.s, pr->sp->event.s) &&
+			dup = !strcmp(q->event, pr->event) &&
 			      (q->attach == ATTACH_TRACEPOINT) == (pr->attach == ATTACH_TRACEPOINT);
 		}
 		if (dup)
 			continue;
 		if (pr->attach == ATTACH_TRACEPOINT)
-			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL, NULL },\n", pr->sp->event.s, pr->ev->sys,
+			sb_printf(sb, "{ \"%s\", \"%s/%s\", NULL, NULL },\n", pr->event, pr->ev->sys,
 				  pr->ev->name);
 		else if (pr->raw->module)
-			sb_printf(sb, "{ \"%s\", NULL, \"%s\", \"%s\" },\n", pr->sp->event.s, pr->raw->name,
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", \"%s\" },\n", pr->event, pr->raw->name,
 				  pr->raw->module);
 		else
-			sb_printf(sb, "{ \"%s\", NULL, \"%s\", NULL },\n", pr->sp->event.s, pr->raw->name);
+			sb_printf(sb, "{ \"%s\", NULL, \"%s\", NULL },\n", pr->event, pr->raw->name);
 		for (j = 0; j < i; j++)
-			if (!strcmp(p->probes[j].sp->event.s, pr->sp->event.s))
+			if (!strcmp(p->probes[j].event, pr->event))
 				break;
 		if (j == i)
-			sb_printf(what, "%s%s", what->len ? ", " : "", pr->sp->event.s);
+			sb_printf(what, "%s%s", what->len ? ", " : "", pr->event);
 	}
 }
 
@@ -455,7 +444,7 @@ void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
 	const char *s, *e;
 
 	sb_init(&d);
-	sb_printf(&d, "%s: %s\n\n", tool, p->spec->description.s ? p->spec->description.s : "tracing");
+	sb_printf(&d, "%s: %s\n\n", tool, p->description ? p->description : "tracing");
 	if (p->any_agg) {	/* a summary (counts, aggregations, latency pairs): -i, -T */
 		sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
 			  tool);

@@ -90,7 +90,7 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 		const struct pprobe *pr = &p->probes[i];
 
 		if (pr->lits.nr) {
-			sb_printf(sb, "\n/* %s: strings of the filter */\n", pr->sp->event.s);
+			sb_printf(sb, "\n/* %s: strings of the filter */\n", pr->event);
 			expr_emit_literals(sb, &pr->lits, pr->lit_prefix);
 		}
 		for (int j = 0; j < pr->nr_aggs; j++) {
@@ -191,9 +191,9 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 		const struct pprobe *pr = &p->probes[i];
 
 		if (pr->print.nr) {
-			sb_printf(types, "%s = %d,\t/* %s */\n", pr->type_enum, nt + 1, pr->sp->event.s);
+			sb_printf(types, "%s = %d,\t/* %s */\n", pr->type_enum, nt + 1, pr->event);
 			nt++;
-			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", pr->sp->event.s,
+			sb_printf(sb, "\n/* %s */\nstruct %s {\n\tstruct event_hdr hdr;\n", pr->event,
 				  pr->rec_struct);
 			for (j = 0; j < pr->print.nr; j++)
 				emit_member(sb, &pr->vals[pr->print.v[j].val], pr->print.v[j].cname, RECORD_STR_MAX);

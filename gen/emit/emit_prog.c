@@ -101,7 +101,7 @@ static bool prog_globs(const struct prog *p)
 
 int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files)
 {
-	const char *tool = p->spec->tool.s;
+	const char *tool = p->tool;
 	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
 	struct strbuf aggs, aggs_setup, agg_fns_decl, agg_offsets, agg_cols, layout, shows, show_kinds, show_names;
 	char *guard, *skel, *text;
@@ -130,7 +130,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	sb_init(&show_kinds);
 	sb_init(&show_names);
 
-	c_comment_text(&desc, p->spec->description.s ? p->spec->description.s : "generated tracing tool");
+	c_comment_text(&desc, p->description ? p->description : "generated tracing tool");
 	emit_records(&records, &types, p);
 	if (types.len && types.buf[types.len - 1] == '\n')
 		types.buf[--types.len] = '\0';

@@ -536,6 +536,22 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	a->val_struct = prog_ident(p, base);
 	free(base);
 	a->title = agg_title(pr, a, sa);
+	a->lmin = sa->lmin;
+	a->lstep = sa->lstep;
+	a->top = sa->top;
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		if (!agg_fns[f].heading || !(a->fns & (1u << f)))
+			continue;
+		if (sa->sort.s ? !strcmp(sa->sort.s, agg_fns[f].name) : !a->sort)
+			a->sort = 1u << f;	/* the one named, or the first: count, then sum, ... */
+		if (agg_fns[f].type == AGG_M_VALUE && pr->vals[a->val[f]].is_signed)
+			a->is_signed |= 1u << f;
+	}
+	if (sa->legacy)
+		a->json = a->fns & AGG_HIST ? "hist" : "counts";
+	else
+		a->json = a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg";
+	a->json_name = sa->legacy && !(a->fns & AGG_HIST) ? pr->event : a->title;
 	p->any_agg = true;
 	if (a->fns & AGG_HIST)
 		p->any_hist = true;

@@ -94,6 +94,8 @@ static int new_probe(struct prog *p, const struct spec_probe *sp, const char *la
 	pr = &p->probes[p->nr_probes++];
 	memset(pr, 0, sizeof(*pr));
 	pr->sp = sp;
+	pr->event = sp->event.s;
+	pr->filter_text = sp->filter.s;
 	pr->task_filter = !lat;	/* a latency pair has its own filters */
 	pr->attach = sp->attach ? sp->attach : p->spec->attach ? p->spec->attach : ATTACH_TRACEPOINT;
 	base = lat ? xasprintf("%s_%s", lat, end) : xstrdup(sp->name);
@@ -229,6 +231,8 @@ int prog_resolve(struct prog *p)
 	const struct spec *s = p->spec;
 	int i, j, err, pass;
 
+	p->tool = s->tool.s;
+	p->description = s->description.s;
 	for (i = 0; i < s->nr_events; i++) {
 		err = new_probe(p, &s->events[i], NULL, NULL);
 		if (err)

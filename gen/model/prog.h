@@ -160,12 +160,20 @@ struct pagg {
 	int hist;			/* the value of hist or lhist, or -1 */
 	unsigned int fns;		/* enum agg_fn, with the functions they need (avg: sum, count) */
 	unsigned int nslots;		/* histograms */
+	long long lmin, lstep;		/* linear histograms */
 	const char *unit;
+	unsigned int sort;		/* the function rows are sorted by (its AGG_ bit), 0: the key */
+	int top;			/* rows printed, 0: all */
+	unsigned int is_signed;		/* the functions whose value is signed (AGG_ bits) */
+	const char *json;		/* the JSON record's key: "agg", "hist" or "counts" */
+	const char *json_name;		/* its name: the title (the event, for 'count:') */
 };
 
 /* One entry of the spec (or one end of a latency pair) on one tracepoint. */
 struct pprobe {
 	const struct spec_probe *sp;
+	const char *event;	/* the event as written: "sched/sched_switch" */
+	const char *filter_text;	/* the filter as written, or NULL */
 	enum attach_kind attach;
 	struct tp_event *ev;	/* tracepoint programs */
 	struct raw_tp *raw;	/* raw_tp and tp_btf programs */
@@ -206,6 +214,8 @@ struct decodes;
 
 struct prog {
 	struct spec *spec;
+	const char *tool;	/* the spec's tool: every file and symbol of the pair derives from it */
+	const char *description;	/* what the tool does, or NULL */
 	struct tp_events *evs;	/* tracefs */
 	struct raw_tps *raws;	/* BTF (loaded when a probe needs it) */
 	const struct btf *btf;

@@ -8,7 +8,8 @@ from the sources' #include lines and the objects' symbols (nm):
   - no call cycle between files, of any length;
   - only input/ and out/ read files, only out/ writes them, and only lib/, out/
     and cmd/ print; model/ and emit/ call no input file that reads;
-  - emit/ never sorts.
+  - emit/ never sorts, and never reads the spec (->spec, ->sp->, ->sa->, spec_*
+    structs): the model holds what the emitters print.
 
 usage: check_layers.py GEN_DIR BUILD_DIR [--graph]
 Prints one line per broken rule ("gen/emit/x.c: calls gen/input/y.c (load_template):
@@ -122,6 +123,16 @@ def main():
     for f in sorted(os.listdir(gen)):
         if f.endswith((".c", ".h")):
             errors.append(f"{gen}/{f}: outside the stage folders")
+
+    spec_re = re.compile(r'->spec\b|->sp->|->sa->|\bstruct spec(_[a-z]+)?\b')
+    for path, stage in files.items():
+        if stage != "emit":
+            continue
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            for lineno, line in enumerate(fh, 1):
+                code = re.sub(r'/\*.*?\*/|//.*$', '', line)
+                if spec_re.search(code):
+                    errors.append(f"{path}:{lineno}: reads the spec: emitters print the model")
 
     inc_re = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
     for path, stage in files.items():

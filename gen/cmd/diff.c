@@ -177,8 +177,8 @@ static void diff_raw_tp(struct differ *d, const struct raw_spell *sa, const stru
 			       strcmp(a->args[i].name, b->args[i].name) && a->args[i].size == b->args[i].size ?
 			       "renamed" : "retyped", x.buf, y.buf);
 	}
-	sb_free(&x);
-	sb_free(&y);
+	sb_clear(&x);
+	sb_clear(&y);
 }
 
 static void diff_raw(struct differ *d, const struct raw_spell *sa, const struct raw_tps *a,
@@ -286,14 +286,14 @@ int cmd_diff(int argc, char **argv)
 	else
 		sb_printf(&d.out, "%d change%s\n", d.nr, d.nr == 1 ? "" : "s");
 	err = write_output(NULL, &d.out);
-	sb_free(&d.out);
+	sb_clear(&d.out);
 out:
-	raw_spell_free(&sa);
-	raw_spell_free(&sb);
-	rawtp_free(&ra);
-	rawtp_free(&rb);
-	inputs_free(&a);
-	inputs_free(&b);
+	raw_spell_clear(&sa);
+	raw_spell_clear(&sb);
+	rawtp_clear(&ra);
+	rawtp_clear(&rb);
+	inputs_clear(&a);
+	inputs_clear(&b);
 	if (!err && exit_on_diff && d.nr)
 		return 1;	/* a finding, not an error */
 	return err;

@@ -179,7 +179,7 @@ static int generate(struct gen_ctx *g, const char *path)
 		c_comment_text(&b, base);
 		sb_puts(&b, ": do not edit");
 		p.banner = sb_steal(&b);
-		sb_free(&b);
+		sb_clear(&b);
 	}
 	{
 		unsigned long long hash = FNV1A64_INIT;
@@ -231,11 +231,11 @@ static int generate(struct gen_ctx *g, const char *path)
 out:
 	for (i = 0; i < nr_files; i++) {
 		free(files[i].name);
-		sb_free(&files[i].text);
+		sb_clear(&files[i].text);
 	}
 	free(files);
 	free(dir);
-	prog_free(&p);
+	prog_clear(&p);
 	spec_free(spec);
 	return err;
 }
@@ -259,7 +259,7 @@ int cmd_generate(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
 		err = inputs_option(&g.in, opt, optarg);
 		if (err < 0) {
-			inputs_free(&g.in);
+			inputs_clear(&g.in);
 			return err;
 		}
 		if (err)
@@ -282,10 +282,10 @@ int cmd_generate(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			inputs_free(&g.in);
+			inputs_clear(&g.in);
 			return 0;
 		default:
-			inputs_free(&g.in);
+			inputs_clear(&g.in);
 			if (opt == '?' && optind > 1 && argv[optind - 1][0] == '-' &&
 			    !strchr(argv[optind - 1] + 1, '.')) {
 				pr_err("unknown command or option '%s'; see 'tpgen --help'", argv[optind - 1]);
@@ -297,21 +297,21 @@ int cmd_generate(int argc, char **argv)
 	err = 0;
 	if (optind >= argc) {
 		usage(stderr);
-		inputs_free(&g.in);
+		inputs_clear(&g.in);
 		return -TPGEN_EUSAGE;
 	}
 	for (i = optind; i < argc && !err; i++)
 		err = generate(&g, argv[i]);
 	if (!err)
 		err = outputs_commit(&g.out);	/* 1: --check found stale files */
-	outputs_free(&g.out);
+	outputs_clear(&g.out);
 	if (g.raws_loaded)
-		rawtp_free(&g.raws);
-	kmods_free(&g.kmods);
+		rawtp_clear(&g.raws);
+	kmods_clear(&g.kmods);
 	templates_clear(&g.tmpls);
-	sysnames_free(&g.sysnames);
+	sysnames_clear(&g.sysnames);
 	free(g.sysnames_why);
 	free(g.sysnames_path);
-	inputs_free(&g.in);
+	inputs_clear(&g.in);
 	return err;
 }

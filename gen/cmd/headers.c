@@ -105,7 +105,7 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 			if (strcmp(in->read[i], in->evs.root))
 				outputs_dep(o, in->read[i]);
 	}
-	sb_free(&sb);
+	sb_clear(&sb);
 	free(guard);
 	free(banner);
 	free(sel);
@@ -130,7 +130,7 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		return err;
 	err = kmods_load(in, &km);	/* loaded modules' tracepoints too */
 	if (err) {
-		rawtp_free(&r);
+		rawtp_clear(&r);
 		return err;
 	}
 	kmods_add_rawtps(&km, &r);
@@ -166,12 +166,12 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 			for (i = 0; i < km.nr; i++)	/* the module BTFs read */
 				outputs_dep(o, km.m[i].path);
 		}
-		sb_free(&sb);
+		sb_clear(&sb);
 		free(banner);
 	}
 	free(sel);
-	rawtp_free(&r);
-	kmods_free(&km);
+	rawtp_clear(&r);
+	kmods_clear(&km);
 	return err;
 }
 
@@ -222,26 +222,26 @@ int cmd_headers(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			inputs_free(&in);
+			inputs_clear(&in);
 			return 0;
 		default:
-			inputs_free(&in);
+			inputs_clear(&in);
 			return bad_option("headers", opt, argv);
 		}
 	}
 	if (core && raw) {
 		pr_err("--core applies to context headers, not --raw (raw arguments are read from BTF as they are)");
-		inputs_free(&in);
+		inputs_clear(&in);
 		return -TPGEN_EUSAGE;
 	}
 	if (vmlinux_h && !raw) {
 		pr_err("--vmlinux-h only applies to --raw headers");
-		inputs_free(&in);
+		inputs_clear(&in);
 		return -TPGEN_EUSAGE;
 	}
 	if ((o.check || o.depfile) && (!output || !strcmp(output, "-"))) {
 		pr_err("%s needs an output file (-o FILE)", o.check ? "--check" : "--depfile");
-		inputs_free(&in);
+		inputs_clear(&in);
 		return -TPGEN_EUSAGE;
 	}
 	if (raw)
@@ -252,7 +252,7 @@ int cmd_headers(int argc, char **argv)
 	if (!err)
 		err = outputs_commit(&o);
 out:
-	outputs_free(&o);
-	inputs_free(&in);
+	outputs_clear(&o);
+	inputs_clear(&in);
 	return err;
 }

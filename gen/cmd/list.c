@@ -65,7 +65,7 @@ static void raw_text(struct strbuf *sb, const struct raw_spell *sp, const struct
 		  tp->nr_args, tp->nr_args == 1 ? "" : "s", tp->name_from ? tp->name_from : "nowhere (argN)");
 	for (i = 0; i < tp->nr_args; i++)
 		sb_printf(sb, "      %-4d %-4u %s\n", i, tp->args[i].size, raw_decl(sp, tp, i, &decl));
-	sb_free(&decl);
+	sb_clear(&decl);
 }
 
 static void raw_json(struct strbuf *sb, const struct raw_spell *sp, const struct raw_tp *tp)
@@ -96,7 +96,7 @@ static void raw_json(struct strbuf *sb, const struct raw_spell *sp, const struct
 			  tp->args[i].is_signed ? "true" : "false", tp->args[i].is_ptr ? "true" : "false");
 	}
 	sb_puts(sb, "]}");
-	sb_free(&decl);
+	sb_clear(&decl);
 }
 
 static void event_text(struct strbuf *sb, const struct tp_event *ev, const struct raw_spell *sp,
@@ -237,10 +237,10 @@ int cmd_list(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			inputs_free(&in);
+			inputs_clear(&in);
 			return 0;
 		default:
-			inputs_free(&in);
+			inputs_clear(&in);
 			return bad_option("list", opt, argv);
 		}
 	}
@@ -260,7 +260,7 @@ int cmd_list(int argc, char **argv)
 		sb_init(&sb);
 		core_stats(&sb, &in.evs, sel, in.btf, json);
 		err = write_output(NULL, &sb);
-		sb_free(&sb);
+		sb_clear(&sb);
 		goto out;
 	}
 	if (in.btf) {
@@ -320,13 +320,13 @@ int cmd_list(int argc, char **argv)
 	if (json)
 		sb_puts(&sb, "]}\n");
 	err = write_output(NULL, &sb);
-	sb_free(&sb);
+	sb_clear(&sb);
 out:
 	free(used);
 	free(sel);
-	raw_spell_free(&sp);
-	rawtp_free(&r);
-	kmods_free(&km);
-	inputs_free(&in);
+	raw_spell_clear(&sp);
+	rawtp_clear(&r);
+	kmods_clear(&km);
+	inputs_clear(&in);
 	return err;
 }

@@ -81,7 +81,7 @@ static int unknown_command(const char *arg)
 	for (n = 0; cmds[n].name; n++)
 		sb_printf(&sb, "%s%s", n ? cmds[n + 1].name ? ", " : " or " : "", cmds[n].name);
 	pr_err("unknown command '%s': not %s, nor a spec file; see 'tpgen --help'", arg, sb.buf);
-	sb_free(&sb);
+	sb_clear(&sb);
 	return -TPGEN_EUSAGE;
 }
 

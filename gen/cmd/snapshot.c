@@ -87,7 +87,7 @@ int cmd_snapshot(int argc, char **argv)
 			goto out;
 		if (err)
 			continue;
-		inputs_free(&in);
+		inputs_clear(&in);
 		if (opt != 'h')
 			return bad_option("snapshot", opt, argv);
 		usage(stdout);
@@ -95,7 +95,7 @@ int cmd_snapshot(int argc, char **argv)
 	}
 	if (argc - optind != 1) {
 		pr_err("snapshot needs one directory; see 'tpgen snapshot --help'");
-		inputs_free(&in);
+		inputs_clear(&in);
 		return -TPGEN_EUSAGE;
 	}
 	dir = argv[optind];
@@ -158,7 +158,7 @@ int cmd_snapshot(int argc, char **argv)
 		} else {
 			pr_warn("the snapshot has no syscall names (DIR/syscalls); see the message above");
 		}
-		sysnames_free(&sn);
+		sysnames_clear(&sn);
 	}
 	err = outputs_commit(&o);
 	if (!err)
@@ -166,8 +166,8 @@ int cmd_snapshot(int argc, char **argv)
 			km.nr ? " (vmlinux and modules)" : "", dir);
 	err = err ?: sn_err;
 out:
-	kmods_free(&km);
-	outputs_free(&o);
-	inputs_free(&in);
+	kmods_clear(&km);
+	outputs_clear(&o);
+	inputs_clear(&in);
 	return err;
 }

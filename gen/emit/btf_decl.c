@@ -186,7 +186,7 @@ char *kbtf_decl(const struct btf *btf, __u32 id, const char *name)
 
 	sb_init(&sb);
 	if (!put_decl(btf, id, name ? name : "", &sb, 0)) {
-		sb_free(&sb);
+		sb_clear(&sb);
 		return NULL;
 	}
 	return sb_steal(&sb);
@@ -369,7 +369,7 @@ int raw_spell_init(struct raw_spell *s, const struct raw_tps *r, const bool *sel
 	if (!d) {
 		err = -errno ?: -ENOMEM;
 		pr_err("cannot print BTF types: %s", strerror(-err));
-		raw_spell_free(s);
+		raw_spell_clear(s);
 		return err;
 	}
 	/*
@@ -399,11 +399,11 @@ int raw_spell_init(struct raw_spell *s, const struct raw_tps *r, const bool *sel
 		}
 	}
 	btf_dump__free(d);
-	sb_free(&s->out);
+	sb_clear(&s->out);
 	return 0;
 }
 
-void raw_spell_free(struct raw_spell *s)
+void raw_spell_clear(struct raw_spell *s)
 {
 	int i, n = 0;
 
@@ -415,6 +415,6 @@ void raw_spell_free(struct raw_spell *s)
 	}
 	free(s->dump);
 	free(s->first);
-	sb_free(&s->out);
+	sb_clear(&s->out);
 	memset(s, 0, sizeof(*s));
 }

@@ -53,7 +53,7 @@ struct raw_spell {
 };
 int raw_spell_init(struct raw_spell *s, const struct raw_tps *r, const bool *selected,
 		   const struct btf *btf);
-void raw_spell_free(struct raw_spell *s);
+void raw_spell_clear(struct raw_spell *s);
 /* Append argument 'arg' of 'tp' declared ("struct task_struct *prev"), or with !named its type alone. */
 void raw_spell_kernel(const struct raw_spell *s, const struct raw_tp *tp, int arg, bool named,
 		      struct strbuf *sb);

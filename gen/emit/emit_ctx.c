@@ -459,7 +459,7 @@ static void emit_event(struct strbuf *out, const struct tp_event *ev, const stru
 		sb_init(&entry);
 		put_entry_name(&entry, p->hdr);
 		ctx_emit_sys_struct(out, ev, p->ncommon, entry.buf);
-		sb_free(&entry);
+		sb_clear(&entry);
 	}
 	if (!ev->core_class) {
 		put_guard(out, "CTX_", ev->struct_name);

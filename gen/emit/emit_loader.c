@@ -131,8 +131,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_puts(&args, ", \"TIME\"");
 		emit_columns(&fmt, &args, only->vals, &only->print, " ");
 		sb_printf(hdr, "printf(\"%s\\n\"%s);", fmt.buf, args.buf);
-		sb_free(&fmt);
-		sb_free(&args);
+		sb_clear(&fmt);
+		sb_clear(&args);
 	} else {
 		sb_printf(hdr, "printf(\"%%-8s %%-%ds %%s\\n\", \"TIME\", \"EVENT\", \"DETAILS\");", evw);
 	}
@@ -470,7 +470,7 @@ void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
 			sb_putc(sb, '\n');
 		free(line);
 	}
-	sb_free(&d);
+	sb_clear(&d);
 }
 
 /* ---- files ---------------------------------------------------------------- */

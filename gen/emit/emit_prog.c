@@ -33,7 +33,7 @@ static int render(const struct templates *tmpls, const char *tmpl, const struct 
 	sb_init(&out);
 	err = tmpl_render(&out, tmpls, tmpl, vars, nv);
 	if (err) {
-		sb_free(&out);
+		sb_clear(&out);
 		free(name);
 		return err;
 	}
@@ -260,26 +260,26 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	}
 	free(guard);
 	free(skel);
-	sb_free(&desc);
-	sb_free(&types);
-	sb_free(&records);
-	sb_free(&maps);
-	sb_free(&handlers);
-	sb_free(&header);
-	sb_free(&cases);
-	sb_free(&summary);
-	sb_free(&probes);
-	sb_free(&what);
-	sb_free(&doc);
-	sb_free(&sb);
-	sb_free(&aggs);
-	sb_free(&aggs_setup);
-	sb_free(&agg_fns_decl);
-	sb_free(&agg_offsets);
-	sb_free(&agg_cols);
-	sb_free(&layout);
-	sb_free(&shows);
-	sb_free(&show_kinds);
-	sb_free(&show_names);
+	sb_clear(&desc);
+	sb_clear(&types);
+	sb_clear(&records);
+	sb_clear(&maps);
+	sb_clear(&handlers);
+	sb_clear(&header);
+	sb_clear(&cases);
+	sb_clear(&summary);
+	sb_clear(&probes);
+	sb_clear(&what);
+	sb_clear(&doc);
+	sb_clear(&sb);
+	sb_clear(&aggs);
+	sb_clear(&aggs_setup);
+	sb_clear(&agg_fns_decl);
+	sb_clear(&agg_offsets);
+	sb_clear(&agg_cols);
+	sb_clear(&layout);
+	sb_clear(&shows);
+	sb_clear(&show_kinds);
+	sb_clear(&show_names);
 	return err;
 }

@@ -298,8 +298,8 @@ static void emit_tp(struct strbuf *out, const struct raw_spell *sp, const struct
 	sb_init(&s.type);
 	sb_init(&s.ktype);
 	emit_struct(out, &s);
-	sb_free(&s.type);
-	sb_free(&s.ktype);
+	sb_clear(&s.type);
+	sb_clear(&s.ktype);
 	emit_prog_macro(out, &s);
 	sb_add(out, "#endif\n", 7);
 	/* outside the guard: a header that shares the struct checks it too */
@@ -372,6 +372,6 @@ int emit_raw_header(struct strbuf *out, const struct raw_tps *r, const bool *sel
 	job = (struct emit_job){ r, &sp, selected, mode };
 	sb_emit_split(out, r->nr, &job, job_size, job_emit);
 	sb_printf(out, "#endif /* __TPGEN_RAW_%016llX_H */\n", h);
-	raw_spell_free(&sp);
+	raw_spell_clear(&sp);
 	return 0;
 }

@@ -521,7 +521,7 @@ __u32 kbtf_names_last(const struct kbtf_names *d, const char *name)
 	return 0;
 }
 
-void kbtf_names_free(struct kbtf_names *d)
+void kbtf_names_clear(struct kbtf_names *d)
 {
 	free(d->slot);
 	free(d->last);

@@ -249,14 +249,14 @@ const struct btf_type *btf_index_class_fn(struct btf_index *x, const char *tp,
 	return first;
 }
 
-void btf_index_free(struct btf_index *x)
+void btf_index_clear(struct btf_index *x)
 {
 	free(x->tps.v);
 	free(x->stubs.v);
 	free(x->iters.v);
 	free(x->bts.v);
 	free(x->by_proto);
-	kbtf_names_free(&x->tags);
-	kbtf_names_free(&x->idents);
+	kbtf_names_clear(&x->tags);
+	kbtf_names_clear(&x->idents);
 	pthread_mutex_destroy(&x->lock);
 }

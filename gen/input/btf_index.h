@@ -48,7 +48,7 @@ struct btf_index {
  * would suffix (___2).
  */
 void btf_index_build(struct btf_index *x, const struct btf *btf, bool dup_names);
-void btf_index_free(struct btf_index *x);
+void btf_index_clear(struct btf_index *x);
 
 /* The FUNC_PROTO behind a FUNC, or behind a typedef of a pointer to one. */
 const struct btf_type *btf_index_proto(const struct btf *btf, __u32 id, __u32 *proto_id);

@@ -97,7 +97,7 @@ static int lex_string(struct parser *p)
 		sb_putc(&sb, s[i]);
 	}
 	if (!s[i]) {
-		sb_free(&sb);
+		sb_clear(&sb);
 		return perr(p, p->pos, "unterminated string");
 	}
 	p->text = sb_steal(&sb);

@@ -168,7 +168,7 @@ static int classify_pointer(const char *path, struct tp_field *f)
 		if (!ident_is_c(tag) || ctype_is_keyword(tag) || ident_is_reserved(tag)) {
 			diag_error(path, f->line, 0, "field '%s': '%s' is not a struct a C program can name",
 				   f->name, base);
-			sb_free(&sb);
+			sb_clear(&sb);
 			free(base_txt);
 			free(base);
 			return -EINVAL;

@@ -201,7 +201,7 @@ int inputs_load_events(struct inputs *in)
 		}
 		err = tracefs_open(&in->evs, dir);
 		if (err) {
-			tp_events_free(&in->evs);
+			tp_events_clear(&in->evs);
 			free(dir);
 			/* the live tracefs that lists no event is the environment's fault */
 			return err == -ENOENT && !in->tracefs ? -EACCES : err;
@@ -304,12 +304,12 @@ int inputs_load_btf(struct inputs *in, bool required)
 	return err;
 }
 
-void inputs_free(struct inputs *in)
+void inputs_clear(struct inputs *in)
 {
 	int i;
 
 	if (in->evs_open)
-		tp_events_free(&in->evs);
+		tp_events_clear(&in->evs);
 	btf__free(in->btf);
 	for (i = 0; i < in->nr_read; i++)
 		free(in->read[i]);

@@ -61,7 +61,7 @@ int inputs_load_events(struct inputs *in);
  */
 int inputs_load_btf(struct inputs *in, bool required);
 const char *inputs_release(struct inputs *in);
-void inputs_free(struct inputs *in);
+void inputs_clear(struct inputs *in);
 
 /* NAME beside a snapshot's events/ directory: DIR/NAME for DIR/events. */
 char *inputs_sibling(const char *events_dir, const char *name);

@@ -114,7 +114,7 @@ int kmods_load(struct inputs *in, struct kmods *km)
 		free(names[i]);
 	free(names);
 	if (err) {
-		kmods_free(km);
+		kmods_clear(km);
 		err = err == -EACCES || err == -EPERM ? err : -EINVAL;
 	}
 out:
@@ -128,7 +128,7 @@ void kmods_add_rawtps(const struct kmods *km, struct raw_tps *r)
 		rawtp_add_module(r, km->m[i].btf, km->m[i].name);
 }
 
-void kmods_free(struct kmods *km)
+void kmods_clear(struct kmods *km)
 {
 	for (int i = 0; i < km->nr; i++) {
 		free(km->m[i].name);

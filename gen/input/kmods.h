@@ -34,6 +34,6 @@ struct kmods {
 int kmods_load(struct inputs *in, struct kmods *km);
 /* Their raw tracepoints, added to r (rawtp_add_module()). */
 void kmods_add_rawtps(const struct kmods *km, struct raw_tps *r);
-void kmods_free(struct kmods *km);
+void kmods_clear(struct kmods *km);
 
 #endif /* __TPGEN_KMODS_H */

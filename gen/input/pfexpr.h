@@ -49,7 +49,7 @@ struct pf_toks {
  * character that starts no token (an unterminated string, a stray byte).
  */
 int pf_tokenize(const char *text, struct pf_toks *toks, unsigned int *bad);
-void pf_toks_free(struct pf_toks *toks);
+void pf_toks_clear(struct pf_toks *toks);
 bool pf_tok_is(const struct pf_toks *toks, int i, int punct);
 bool pf_tok_ident(const struct pf_toks *toks, int i, const char *name);
 /* A string literal's (or adjacent literals') value, escapes decoded; NULL if malformed. */

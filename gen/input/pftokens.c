@@ -56,7 +56,7 @@ int pf_tokenize(const char *text, struct pf_toks *toks, unsigned int *bad)
 			}
 			if (!*p) {
 				*bad = tok.pos;
-				pf_toks_free(toks);
+				pf_toks_clear(toks);
 				return -EINVAL;
 			}
 			p++;
@@ -71,7 +71,7 @@ int pf_tokenize(const char *text, struct pf_toks *toks, unsigned int *bad)
 			}
 		} else {
 			*bad = tok.pos;
-			pf_toks_free(toks);
+			pf_toks_clear(toks);
 			return -EINVAL;
 		}
 		tok.len = (p - text) - tok.pos;
@@ -85,7 +85,7 @@ int pf_tokenize(const char *text, struct pf_toks *toks, unsigned int *bad)
 	}
 }
 
-void pf_toks_free(struct pf_toks *toks)
+void pf_toks_clear(struct pf_toks *toks)
 {
 	free(toks->t);
 	toks->t = NULL;
@@ -156,7 +156,7 @@ char *pf_tok_string(const struct pf_toks *toks, int i, int *next)
 			if (c == '\\') {
 				c = pf_unescape(&s);
 				if (c <= 0) {		/* malformed, or a NUL inside */
-					sb_free(&sb);
+					sb_clear(&sb);
 					return NULL;
 				}
 			}

@@ -534,7 +534,7 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 		warn(&r, toks.t[0].pos, "print fmt does not start with a format string; its fields stay numeric");
 		pf->nr_skipped++;
 		free(r.match);
-		pf_toks_free(&toks);
+		pf_toks_clear(&toks);
 		return 0;
 	}
 	/* arguments: token ranges between commas at depth 0; args[nr] is one past the last ',' */
@@ -587,11 +587,11 @@ int printfmt_parse(const char *path, int line, const char *text, const struct pf
 	if (r.warnings > PRINTFMT_MAX_WARNINGS && !diag_quiet_warnings)
 		diag_warning(path, line, 0, "%d more __print_* calls left numeric", r.warnings - PRINTFMT_MAX_WARNINGS);
 	free(r.match);
-	pf_toks_free(&toks);
+	pf_toks_clear(&toks);
 	return 0;
 }
 
-void printfmt_free(struct printfmt *pf)
+void printfmt_clear(struct printfmt *pf)
 {
 	int i;
 

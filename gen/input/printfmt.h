@@ -93,7 +93,7 @@ struct printfmt {
  */
 int printfmt_parse(const char *path, int line, const char *text, const struct pf_env *env,
 		   struct printfmt *pf);
-void printfmt_free(struct printfmt *pf);
+void printfmt_clear(struct printfmt *pf);
 
 /* The first table decoding 'field', or NULL. */
 const struct pf_table *printfmt_table(const struct printfmt *pf, const char *field);

@@ -294,7 +294,7 @@ static void load(struct raw_tps *r, const struct btf *btf, bool vmlinux_names)
 	if (threaded)
 		pthread_join(th, NULL);
 	free(tps);
-	btf_index_free(&x.ix);
+	btf_index_clear(&x.ix);
 }
 
 int rawtp_load(struct raw_tps *r, const struct btf *btf)
@@ -354,7 +354,7 @@ void rawtp_add_module(struct raw_tps *r, const struct btf *btf, const char *modu
 	qsort(r->tp, r->nr, sizeof(*r->tp), tp_by_name);
 }
 
-void rawtp_free(struct raw_tps *r)
+void rawtp_clear(struct raw_tps *r)
 {
 	for (int i = 0; r->tp && i < r->nr; i++)
 		free_tp(&r->tp[i]);

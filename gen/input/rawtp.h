@@ -94,7 +94,7 @@ struct kbtf_names {
 void kbtf_names_add(struct kbtf_names *d, const char *name, __u32 id);
 /* The last id named 'name' if the name was seen more than once, else 0. */
 __u32 kbtf_names_last(const struct kbtf_names *d, const char *name);
-void kbtf_names_free(struct kbtf_names *d);
+void kbtf_names_clear(struct kbtf_names *d);
 /*
  * The struct or union that the standalone spelling of a pointer to type 'id'
  * names, to forward-declare ("struct task_struct"), or NULL: the base of the
@@ -118,7 +118,7 @@ int rawtp_load_standalone(struct raw_tps *r, const struct btf *btf);
  * in both modes. A name vmlinux or an earlier module has is kept once.
  */
 void rawtp_add_module(struct raw_tps *r, const struct btf *btf, const char *module);
-void rawtp_free(struct raw_tps *r);
+void rawtp_clear(struct raw_tps *r);
 struct raw_tp *rawtp_find(struct raw_tps *r, const char *name);
 /* The raw tracepoint that a trace event fires from: syscalls/sys_enter_* -> sys_enter. */
 const char *rawtp_for_event(const char *sys, const char *event);

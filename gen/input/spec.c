@@ -414,12 +414,12 @@ void spec_free(struct spec *s)
 	if (!s)
 		return;
 	for (i = 0; i < s->nr_events; i++)
-		spec_probe_free(&s->events[i]);
+		spec_probe_clear(&s->events[i]);
 	for (i = 0; i < s->nr_lats; i++) {
 		free(s->lats[i].name.s);
 		free(s->lats[i].unit.s);
-		spec_probe_free(&s->lats[i].from);
-		spec_probe_free(&s->lats[i].to);
+		spec_probe_clear(&s->lats[i].from);
+		spec_probe_clear(&s->lats[i].to);
 	}
 	free(s->events);
 	free(s->lats);

@@ -438,7 +438,7 @@ static void free_items(struct spec_items *l)
 	free(l->v);
 }
 
-void spec_probe_free(struct spec_probe *pr)
+void spec_probe_clear(struct spec_probe *pr)
 {
 	int i;
 

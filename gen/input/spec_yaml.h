@@ -37,6 +37,6 @@ int get_joins(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);
 int get_saves(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);
 int get_aggs(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);
 int add_legacy_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr, bool hist);
-void spec_probe_free(struct spec_probe *pr);
+void spec_probe_clear(struct spec_probe *pr);
 
 #endif /* __TPGEN_SPEC_YAML_H */

@@ -40,7 +40,7 @@ static void add(struct sysnames *sn, int *cap, int nr, const char *name)
 	sn->nr++;
 }
 
-void sysnames_free(struct sysnames *sn)
+void sysnames_clear(struct sysnames *sn)
 {
 	int i;
 
@@ -307,7 +307,7 @@ int sysnames_read_kernel(struct sysnames *sn, const struct tp_events *evs, const
 		err = -ENOENT;
 	}
 	if (err) {
-		sysnames_free(sn);
+		sysnames_clear(sn);
 		return err;
 	}
 	finish(sn);
@@ -398,7 +398,7 @@ int sysnames_parse_unistd(const char *path, const char *text, const char *arch, 
 				add(sn, &cap, (int)v.v, name + 5);
 		}
 		pf_node_free(n);
-		pf_toks_free(&toks);
+		pf_toks_clear(&toks);
 		free(expr);
 		free(id);
 	}
@@ -410,7 +410,7 @@ int sysnames_parse_unistd(const char *path, const char *text, const char *arch, 
 		err = -EINVAL;
 	}
 	if (err) {
-		sysnames_free(sn);
+		sysnames_clear(sn);
 		return err;
 	}
 	finish(sn);
@@ -479,7 +479,7 @@ int sysnames_load(const char *path, struct sysnames *sn)
 		}
 	}
 	if (err)
-		sysnames_free(sn);
+		sysnames_clear(sn);
 	return err;
 }
 

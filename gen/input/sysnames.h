@@ -68,6 +68,6 @@ int sysnames_nr(const struct sysnames *sn, const char *name);
  *   ...
  */
 void sysnames_emit(struct strbuf *sb, const struct sysnames *sn, const char *var);
-void sysnames_free(struct sysnames *sn);
+void sysnames_clear(struct sysnames *sn);
 
 #endif /* __TPGEN_SYSNAMES_H */

@@ -407,7 +407,7 @@ int tracefs_check_text(const char *path, const char *text, size_t len)
 	return -EILSEQ;
 }
 
-void tp_events_free(struct tp_events *evs)
+void tp_events_clear(struct tp_events *evs)
 {
 	int i;
 

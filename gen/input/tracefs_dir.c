@@ -313,7 +313,7 @@ int tracefs_read(struct tp_events *evs, const bool *want)
 		struct read_job *job = &rd.jobs[i];
 
 		diag_flush(&job->diag);
-		sb_free(&job->diag);
+		sb_clear(&job->diag);
 		if (job->err) {
 			err = err ?: job->err;
 			continue;

@@ -70,8 +70,8 @@ static void vdiag(const char *kind, const char *file, int line, int col,
 		fwrite(out.buf, 1, out.len, stderr);
 		pthread_mutex_unlock(&diag_lock);
 	}
-	sb_free(&msg);
-	sb_free(&out);
+	sb_clear(&msg);
+	sb_clear(&out);
 }
 
 void diag_error(const char *file, int line, int col, const char *fmt, ...)
@@ -126,7 +126,7 @@ void diag_caret(const char *src_line, int col)
 	}
 	sb_puts(&sb, "^\n");
 	fputs(sb.buf, stderr);
-	sb_free(&sb);
+	sb_clear(&sb);
 }
 
 void pr_err(const char *fmt, ...)

@@ -76,7 +76,7 @@ void sb_init(struct strbuf *sb)
 	sb->cap = 0;
 }
 
-void sb_free(struct strbuf *sb)
+void sb_clear(struct strbuf *sb)
 {
 	free(sb->buf);
 	sb_init(sb);
@@ -166,7 +166,7 @@ void sb_emit_split(struct strbuf *out, int nr, const void *arg,
 	else
 		split_range(&job[1]);
 	sb_add(out, tail.buf ? tail.buf : "", tail.len);
-	sb_free(&tail);
+	sb_clear(&tail);
 }
 
 void sb_add(struct strbuf *sb, const char *s, size_t n)

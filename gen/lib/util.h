@@ -18,7 +18,7 @@ struct strbuf {
 };
 
 void sb_init(struct strbuf *sb);
-void sb_free(struct strbuf *sb);
+void sb_clear(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
 void sb_add(struct strbuf *sb, const char *s, size_t n);
 void sb_puts(struct strbuf *sb, const char *s);

@@ -193,7 +193,7 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 	return 0;
 }
 
-void pitems_free(struct pitems *l)
+void pitems_clear(struct pitems *l)
 {
 	for (int i = 0; i < l->nr; i++) {
 		free(l->v[i].label);

@@ -518,7 +518,7 @@ const struct decode *const *decodes_all(const struct prog *p, int *nr)
 	return p->decodes ? (const struct decode *const *)p->decodes->v : NULL;
 }
 
-void decodes_free(struct prog *p)
+void decodes_clear(struct prog *p)
 {
 	struct decodes *d = p->decodes;
 
@@ -544,7 +544,7 @@ void decodes_free(struct prog *p)
 	free(d->keys);
 	if (d->pf)
 		for (int i = 0; i < p->evs->nr; i++)
-			printfmt_free(&d->pf[i]);
+			printfmt_clear(&d->pf[i]);
 	free(d->pf);
 	free(d->pf_read);
 	pf_btf_free(d->pfb);

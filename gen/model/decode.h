@@ -116,7 +116,7 @@ int decode_parse(struct resolver *r, const struct spec_item *it, struct spec_ite
  */
 int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const char *enum_name,
 		   size_t name_off, int val, bool plain, const struct decode **out);
-void decodes_free(struct prog *p);
+void decodes_clear(struct prog *p);
 /* Every way of showing the program uses, in the order they were made. */
 const struct decode *const *decodes_all(const struct prog *p, int *nr);
 

@@ -432,7 +432,7 @@ const char *expr_ref_name(const struct expr *e)
 	return e && e->op == EX_REF ? e->text : NULL;
 }
 
-void expr_lits_free(struct expr_lits *lits)
+void expr_lits_clear(struct expr_lits *lits)
 {
 	for (int i = 0; i < lits->nr; i++)
 		free(lits->v[i]);

@@ -95,7 +95,7 @@ void expr_emit_not(struct strbuf *sb, const struct expr *e, const struct expr_em
 const char *expr_ctype(const struct expr_type *t);
 /* 'const char <prefix>_s<N>[] = "...";' for each literal. */
 void expr_emit_literals(struct strbuf *sb, const struct expr_lits *lits, const char *prefix);
-void expr_lits_free(struct expr_lits *lits);
+void expr_lits_clear(struct expr_lits *lits);
 
 /* Shared by the parser, checker and printer. */
 int expr_prec(enum expr_op op);		/* binding power of a binary operator, 0 if none */

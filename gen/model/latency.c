@@ -132,7 +132,7 @@ int prog_lower_latency(struct prog *p)
 	return 0;
 }
 
-void prog_lats_free(struct prog *p)
+void prog_lats_clear(struct prog *p)
 {
 	for (int i = 0; i < p->nr_lats; i++) {
 		free(p->lats[i].set);

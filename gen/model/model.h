@@ -113,7 +113,7 @@ int tracefs_read(struct tp_events *evs, const bool *want);
 /* tracefs_open() and tracefs_read() of everything. */
 int tracefs_load(struct tp_events *evs, const char *dir);
 void tp_event_clear(struct tp_event *ev);
-void tp_events_free(struct tp_events *evs);
+void tp_events_clear(struct tp_events *evs);
 struct tp_event *tp_events_find(struct tp_events *evs, const char *sys, const char *name);
 
 /* gen/input/select.c: patterns such as sched/<glob>, sched:sched_switch, <glob> */

@@ -242,10 +242,10 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 	}
 	pvalue_set_raw(v, &ti);
 	v->path = sb_steal(&path);
-	sb_free(&path);
+	sb_clear(&path);
 	return 0;
 fail:
-	sb_free(&path);
+	sb_clear(&path);
 	return -EINVAL;
 }
 

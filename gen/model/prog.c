@@ -327,7 +327,7 @@ int prog_resolve(struct prog *p)
 	return 0;
 }
 
-void prog_free(struct prog *p)
+void prog_clear(struct prog *p)
 {
 	int i, j;
 
@@ -344,18 +344,18 @@ void prog_free(struct prog *p)
 		}
 		free(pr->lets);
 		for (j = 0; j < pr->nr_joins; j++) {
-			pitems_free(&pr->joins[j].key);
+			pitems_clear(&pr->joins[j].key);
 			free(pr->joins[j].local);
 		}
 		free(pr->joins);
 		for (j = 0; j < pr->nr_saves; j++) {
-			pitems_free(&pr->saves[j].key);
-			pitems_free(&pr->saves[j].values);
+			pitems_clear(&pr->saves[j].key);
+			pitems_clear(&pr->saves[j].values);
 		}
 		free(pr->saves);
-		pitems_free(&pr->print);
+		pitems_clear(&pr->print);
 		for (j = 0; j < pr->nr_aggs; j++) {
-			pitems_free(&pr->aggs[j].keys);
+			pitems_clear(&pr->aggs[j].keys);
 			free(pr->aggs[j].map);
 			free(pr->aggs[j].key_struct);
 			free(pr->aggs[j].val_struct);
@@ -363,7 +363,7 @@ void prog_free(struct prog *p)
 		}
 		free(pr->aggs);
 		expr_free(pr->filter);
-		expr_lits_free(&pr->lits);
+		expr_lits_clear(&pr->lits);
 		free(pr->pname);
 		free(pr->handler);
 		free(pr->func);
@@ -387,7 +387,7 @@ void prog_free(struct prog *p)
 		free(set->val_struct);
 	}
 	free(p->sets);
-	prog_lats_free(p);
+	prog_lats_clear(p);
 	free(p->probes);
 	free(p->ctx_sel);
 	free(p->raw_sel);
@@ -395,5 +395,5 @@ void prog_free(struct prog *p)
 	free(p->banner_ctx);
 	free(p->stack_map);
 	nametab_free(p->names);
-	decodes_free(p);
+	decodes_clear(p);
 }

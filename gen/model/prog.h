@@ -274,8 +274,8 @@ int prog_resolve(struct prog *p);
  * the entries') given the save, join and aggregate the pair stands for.
  */
 int prog_lower_latency(struct prog *p);
-void prog_lats_free(struct prog *p);
-void prog_free(struct prog *p);
+void prog_lats_clear(struct prog *p);
+void prog_clear(struct prog *p);
 /* A global identifier of the generated C, unique in the program, from 'base'. */
 char *prog_ident(struct prog *p, const char *base);
 void nametab_free(struct nametab *t);
@@ -292,7 +292,7 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa);
 int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *name);
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok);
 int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out);
-void pitems_free(struct pitems *l);
+void pitems_clear(struct pitems *l);
 
 /* gen/values.c: the values of one probe */
 struct resolver {

@@ -52,7 +52,7 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 	else
 		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s: %s/%s has no such field",
 			   name, r->what, r->pr->ev->sys, r->pr->ev->name);
-	sb_free(&list);
+	sb_clear(&list);
 	free(cands);
 	return -EINVAL;
 }

@@ -501,17 +501,17 @@ int outputs_commit(struct outputs *o)
 		if (err)
 			diag_error(o->depfile, 0, 0, "cannot write: %s", read_strerror(err));
 	}
-	sb_free(&dep);
+	sb_clear(&dep);
 	return err;
 }
 
-void outputs_free(struct outputs *o)
+void outputs_clear(struct outputs *o)
 {
 	int i;
 
 	for (i = 0; i < o->nr; i++) {
 		free(o->files[i].path);
-		sb_free(&o->files[i].data);
+		sb_clear(&o->files[i].data);
 	}
 	for (i = 0; i < o->nr_deps; i++)
 		free(o->deps[i]);

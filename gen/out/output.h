@@ -50,6 +50,6 @@ void outputs_dep(struct outputs *o, const char *path);
  * stale").
  */
 int outputs_commit(struct outputs *o);
-void outputs_free(struct outputs *o);
+void outputs_clear(struct outputs *o);
 
 #endif /* __TPGEN_OUTPUT_H */

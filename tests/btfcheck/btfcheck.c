@@ -143,7 +143,7 @@ static int emit(const char *header, const char *dir, bool all)
 		free(map[k].tag);
 	}
 	free(map);
-	tp_events_free(&evs);
+	tp_events_clear(&evs);
 	return err;
 }
 

@@ -79,7 +79,7 @@ static char *ctok_shape(const char *s)
 	}
 	return sb_steal(&sb);
 bad:
-	sb_free(&sb);
+	sb_clear(&sb);
 	return NULL;
 }
 

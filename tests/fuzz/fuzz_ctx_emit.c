@@ -75,7 +75,7 @@ static char *emit(const char *sys, const char *name, const char *release, char *
 	tp_event_clear(&ev);
 	if (err) {
 		/* refused, as 'tpgen headers' refuses it (a field named like a gap tpgen makes) */
-		sb_free(&sb);
+		sb_clear(&sb);
 		return NULL;
 	}
 	return sb_steal(&sb);

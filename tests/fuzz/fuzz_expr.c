@@ -91,10 +91,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		expr_emit_literals(&sb, &lits, "f");
 		expr_emit(&sb, e, &ops, NULL);
 		expr_emit_not(&sb, e, &ops, NULL);
-		sb_free(&sb);
+		sb_clear(&sb);
 	}
 	expr_free(e);
-	expr_lits_free(&lits);
+	expr_lits_clear(&lits);
 	free(text);
 	return 0;
 }

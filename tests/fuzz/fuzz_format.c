@@ -52,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tp_events_name(&evs, NULL, NULL);
 	sb_init(&sb);
 	emit_ctx_header(&sb, &evs, NULL, "__FUZZ_H", "fuzz");
-	sb_free(&sb);
+	sb_clear(&sb);
 	tp_event_clear(&ev);
 	free(text);
 	return 0;

@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = generate(&g, spec_path);
 	if (err && err != -EACCES && diag_error_count() == before)
 		abort();	/* a refusal must say why */
-	outputs_free(&g.out);
+	outputs_clear(&g.out);
 	memset(&g.out, 0, sizeof(g.out));
 	return 0;
 }

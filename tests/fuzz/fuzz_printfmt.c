@@ -94,7 +94,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		sb_init(&sb);
 		pf_emit_c(&sb, t->expr, field_c, NULL);
-		sb_free(&sb);
+		sb_clear(&sb);
 	}
 	for (i = 0; i < pf.nr_addrs; i++) {
 		const struct pf_addr *a = &pf.addrs[i];
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!a->field || !a->flags || a->start > a->end || a->end > len)
 			abort();
 	}
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 	free(text);
 	return 0;
 }

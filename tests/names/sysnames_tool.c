@@ -24,7 +24,7 @@ static int kernel(struct sysnames *sn)
 	if (!btf || tracefs_load(&evs, "/sys/kernel/tracing/events"))
 		return 1;
 	err = sysnames_read_kernel(sn, &evs, btf);
-	tp_events_free(&evs);
+	tp_events_clear(&evs);
 	btf__free(btf);
 	return err ? 1 : 0;
 }
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
 	else
 		sysnames_text(&sb, &sn);
 	fputs(sb.buf, stdout);
-	sb_free(&sb);
-	sysnames_free(&sn);
+	sb_clear(&sb);
+	sysnames_clear(&sn);
 	return 0;
 }

@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 	if (!load_failed && evs.nr != seen)
 		mismatch(argv[1], "*", "events loaded (tpgen) vs format files found", evs.nr, seen);
 	tep_free(tep);
-	tp_events_free(&evs);
+	tp_events_clear(&evs);
 	printf("oracle: %d events, %d fields compared, %d mismatches, %d skipped, %d adapted\n",
 	       events, fields, mismatches, skipped, adapted);
 	return mismatches ? 1 : 0;

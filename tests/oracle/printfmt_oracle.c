@@ -343,7 +343,7 @@ static void judge_table(int k, const struct tp_event *ev, const char *fmt_text, 
 	pf_emit_c(&sb, t->expr, field_c, (void *)ev);
 	fprintf(judge_c, "static unsigned long long judge_tpgen%d(const unsigned char *rec)\n{\n"
 		"\t(void)rec;\n\treturn %s;\n}\n\n", k, sb.buf);
-	sb_free(&sb);
+	sb_clear(&sb);
 	fprintf(judge_c, "static void judge_put%d(unsigned char *rec, unsigned long long v)\n{\n"
 		"\t(void)rec;\n\t(void)v;\n", k);
 	for (i = 0; i < fc->nr; i++)
@@ -515,8 +515,8 @@ static struct tep_handle *table_only(const char *sys, const struct tp_event *ev,
 	tep = synthetic(sys, f.buf, "%s", arg.buf, arg.len, &tev);
 	if (!tep)
 		printf("NOTE table alone not parsed: %s\n", arg.buf);
-	sb_free(&arg);
-	sb_free(&f);
+	sb_clear(&arg);
+	sb_clear(&f);
 	return tep;
 }
 
@@ -580,7 +580,7 @@ static void check_table(const char *path, const char *sys, const struct tp_event
 	}
 	sb_add(&arg, fmt_text + pos, t->end - pos);
 	tep = synthetic(sys, fields, "%s", arg.buf, arg.len, &tev);
-	sb_free(&arg);
+	sb_clear(&arg);
 	alone = table_only(sys, ev, fields, fmt_text, t, hex, &voff);
 	if (!tep || !alone) {
 		mismatch(path, "libtraceevent cannot parse the table at %u on its own", t->start);
@@ -798,14 +798,14 @@ static void one(struct tep_handle *tep, struct tp_events *evs, const struct pf_e
 		goto out;
 	printfmt_parse(path, line, fmt, env, &pf);
 	if (!strstr(fmt, "__print_symbolic") && !strstr(fmt, "__print_flags") && !pf.nr_addrs) {
-		printfmt_free(&pf);
+		printfmt_clear(&pf);
 		goto out;
 	}
 	events++;
 	if (tep_parse_format(tep, &tev, text, len, sys) || !tev) {
 		printf("SKIP %s: libtraceevent cannot parse it\n", path);
 		skip_tep++;
-		printfmt_free(&pf);
+		printfmt_clear(&pf);
 		goto out;
 	}
 	collect(tev->print_fmt.args, &tt);
@@ -840,7 +840,7 @@ static void one(struct tep_handle *tep, struct tp_events *evs, const struct pf_e
 			n += ((p[2] == 'I' || p[2] == 'i') && strchr("46S", p[3])) || p[2] == 'M' || p[2] == 'm';
 		addr_convs += n;
 	}
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 out:
 	free(fields);
 	free(fmt);
@@ -969,7 +969,7 @@ int main(int argc, char **argv)
 	if (judge_c)
 		close_judge();
 	tep_free(tep);
-	tp_events_free(&evs);
+	tp_events_clear(&evs);
 	pf_btf_free(pb);
 	btf__free(btf);
 	printf("printfmt oracle: %d events (%d partly read by libtraceevent), %d tables (%d entries from "

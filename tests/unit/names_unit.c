@@ -45,7 +45,7 @@ static int eval(const char *text, unsigned long long *v)
 	if (!err)
 		*v = val.v;
 	pf_node_free(n);
-	pf_toks_free(&toks);
+	pf_toks_clear(&toks);
 	return err;
 }
 
@@ -109,8 +109,8 @@ static void test_emit_c(void **state)
 	pf_emit_c(&sb, pf.tables[0].expr, field_c, NULL);
 	assert_string_equal(sb.buf, "(unsigned long long)(((unsigned long long)13 < sizeof(+(ctx->x)) * 8 ? "
 				    "((ctx->x) >> 13) : 0 * (ctx->x)) & (8 - 1))");
-	sb_free(&sb);
-	printfmt_free(&pf);
+	sb_clear(&sb);
+	printfmt_clear(&pf);
 }
 
 static void test_tables(void **state)
@@ -143,7 +143,7 @@ static void test_tables(void **state)
 	assert_string_equal(buf, "S|D");
 	tpgen_print_flags(buf, sizeof(buf), syms, 2, t->sep, 0x13);
 	assert_string_equal(buf, "S|D|0x10");
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 
 	/* the kernel's terminator, negative values, _u64, a string across lines */
 	printfmt_parse("f", 5, "print fmt: \"a=%s\nb=%s\", __print_symbolic(REC->a, { -1, \"NEG\" }, "
@@ -153,7 +153,7 @@ static void test_tables(void **state)
 	assert_int_equal(pf.tables[0].entries[0].value, ~0ULL);
 	assert_true(pf.tables[1].u64);
 	assert_int_equal(pf.tables[1].entries[0].value, -6ULL);
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 
 	/* addresses and conversions that take arguments of their own */
 	printfmt_parse(NULL, 0, "\"%*d %pI4 %.*s %pI6c %pISpc %pM %%pI4 %s\", REC->w, REC->n, REC->saddr, "
@@ -166,7 +166,7 @@ static void test_tables(void **state)
 	assert_int_equal(printfmt_addr(&pf, "mac")->kind, PF_ADDR_MAC);
 	assert_int_equal(printfmt_addr(&pf, "buf")->kind, PF_ADDR_HEX);
 	assert_null(printfmt_addr(&pf, "n"));
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 }
 
 static void test_tables_bad(void **state)
@@ -193,7 +193,7 @@ static void test_tables_bad(void **state)
 		printfmt_parse("f", 1, bad[i], NULL, &pf);
 		if (pf.nr_tables || pf.nr_skipped != 1)
 			fail_msg("%s: %d tables, %d skipped", bad[i], pf.nr_tables, pf.nr_skipped);
-		printfmt_free(&pf);
+		printfmt_clear(&pf);
 	}
 	/* the rest of the line still counts */
 	printfmt_parse("f", 1, "print fmt: \"%s %s\", __print_symbolic(REC->x, { NOPE, \"N\" }), "
@@ -201,7 +201,7 @@ static void test_tables_bad(void **state)
 	assert_int_equal(pf.nr_tables, 1);
 	assert_int_equal(pf.nr_skipped, 1);
 	assert_string_equal(pf.tables[0].field, "y");
-	printfmt_free(&pf);
+	printfmt_clear(&pf);
 	diag_quiet_warnings = false;
 }
 
@@ -233,8 +233,8 @@ static void test_unistd(void **state)
 	assert_string_equal(sb.buf, "/* syscalls of mips64, from u.h */\n"
 				    "static const struct tpgen_syscall tab[] = {\n"
 				    "\t{ 25, \"fcntl\" },\n\t{ 6000, \"read\" },\n\t{ 6001, \"write\" },\n};\n");
-	sb_free(&sb);
-	sysnames_free(&sn);
+	sb_clear(&sb);
+	sysnames_clear(&sn);
 
 	diag_silent = true;
 	assert_int_equal(sysnames_parse_unistd("u.h", "#define __NR_read UNKNOWN\n", NULL, &sn), -EINVAL);
@@ -267,7 +267,7 @@ static void test_snapshot_file(void **state)
 	assert_string_equal(sn.arch, "x86_64");
 	assert_int_equal(sn.tab[0].nr, 0);
 	assert_string_equal(sysnames_name(&sn, 110), "getppid");
-	sysnames_free(&sn);
+	sysnames_clear(&sn);
 
 	/* text from a file goes into a C comment: nothing in it can end the comment */
 	assert_int_equal(load_text("# tpgen syscalls: x*/evil, from */ system(\"x\"); /*\n1 write\n", &sn), 0);
@@ -275,8 +275,8 @@ static void test_snapshot_file(void **state)
 	sysnames_emit(&sb, &sn, "t");
 	assert_null(strstr(sb.buf + 2, "*/ s"));
 	assert_non_null(strstr(sb.buf, "/* syscalls of x??evil, from ?? system??x??? ?? */\n"));
-	sb_free(&sb);
-	sysnames_free(&sn);
+	sb_clear(&sb);
+	sysnames_clear(&sn);
 
 	diag_silent = true;
 	assert_int_equal(load_text("1 write\n1 read\n", &sn), -EINVAL);	/* one number, two names */

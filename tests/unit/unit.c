@@ -157,7 +157,7 @@ static void test_strbuf(void **state)
 	sb_putc(&sb, ' ');
 	sb_putu(&sb, 18446744073709551615ULL);
 	assert_string_equal(sb.buf, "0 18446744073709551615");
-	sb_free(&sb);
+	sb_clear(&sb);
 
 	/* sized ahead: appends within the reservation never move the buffer */
 	sb_init(&sb);
@@ -171,7 +171,7 @@ static void test_strbuf(void **state)
 		assert_int_equal(sb.len, 100000);
 		assert_int_equal(sb.buf[sb.len], '\0');
 	}
-	sb_free(&sb);
+	sb_clear(&sb);
 }
 
 static void test_escaping(void **state)
@@ -190,7 +190,7 @@ static void test_escaping(void **state)
 	assert_null(strchr(sb.buf + 1, '\n'));		/* no raw newline */
 	assert_int_equal(sb.buf[0], '"');
 	assert_int_equal(sb.buf[sb.len - 1], '"');
-	sb_free(&sb);
+	sb_clear(&sb);
 }
 
 static void test_guard_and_suggest(void **state)
@@ -259,9 +259,9 @@ static char *compile(const char *text, bool cond)
 	if (!err)
 		expr_emit(&sb, e, &ops, NULL);
 	expr_free(e);
-	expr_lits_free(&lits);
+	expr_lits_clear(&lits);
 	if (err) {
-		sb_free(&sb);
+		sb_clear(&sb);
 		return NULL;
 	}
 	return sb_steal(&sb);
@@ -356,7 +356,7 @@ static void test_expr_limits(void **state)
 	assert_non_null(got);
 	assert_null(strstr(got, "(("));
 	free(got);
-	sb_free(&sb);
+	sb_clear(&sb);
 }
 
 static void test_ident(void **state)
@@ -402,7 +402,7 @@ static void test_ident(void **state)
 	sb_reset(&sb);
 	term_quote(&sb, "a\tb", 3, true);
 	assert_string_equal(sb.buf, "a\tb");
-	sb_free(&sb);
+	sb_clear(&sb);
 }
 
 /* Reading: regular files only, a size limit held while reading. */

@@ -5,8 +5,8 @@
  *   DIR/events/<sys>/<event>/{format,id}   (read, not tar'ed: tracefs sizes are 0)
  *   DIR/vmlinux                            (raw BTF)
  *   DIR/release                            (uname -r)
- *   DIR/syscalls                           (syscall names and numbers, gen/sysnames.h)
- *   DIR/btf/<module>                       (loaded modules' BTF, split on vmlinux's: gen/kmods.h)
+ *   DIR/syscalls                           (syscall names and numbers, gen/input/sysnames.h)
+ *   DIR/btf/<module>                       (loaded modules' BTF, split on vmlinux's: gen/input/kmods.h)
  * Everything is checked as it would be when read back (names, format files,
  * BTF, release), and DIR appears whole or not at all.
  */

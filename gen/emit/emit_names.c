@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The loader's names for numbers (the decode model of gen/decode.c): a
+ * The loader's names for numbers (the decode model of gen/model/decode.c): a
  * 'struct show' for each way a column is shown, with its table of names,
  * and the code of a print case that fills a column's text and says whether
  * it is a name. Rendering is bpf/tpgen_names.c's, compiled into the loader.

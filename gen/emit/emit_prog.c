@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * The pair's files: the model (gen/prog.c) printed into template variables,
+ * The pair's files: the model (gen/model/prog.c) printed into template variables,
  * the templates rendered with them. Templates look like their output; the
  * code here only makes the parts that vary with the spec.
  */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* The emitters of a pair, shared by gen/emit_prog.c, gen/emit_bpf.c and gen/emit_loader.c. */
+/* The emitters of a pair, shared by gen/emit/emit_prog.c, gen/emit/emit_bpf.c and gen/emit/emit_loader.c. */
 #ifndef __TPGEN_EMIT_PROG_H
 #define __TPGEN_EMIT_PROG_H
 
@@ -7,7 +7,7 @@
 #include "emit/emit.h"
 #include "model/prog.h"
 
-/* gen/emit_maps.c */
+/* gen/emit/emit_maps.c */
 void emit_member(struct strbuf *sb, const struct pvalue *v, const char *cname, unsigned int str_max);
 
 /* gen/emit/emit_value.c: values and expressions as BPF C */
@@ -32,7 +32,7 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 void emit_maps(struct strbuf *sb, const struct prog *p);
 void emit_handlers(struct strbuf *sb, const struct prog *p);
 
-/* gen/emit_loader.c */
+/* gen/emit/emit_loader.c */
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p);
 /* The loader's enum, offsets and columns of the functions of model/aggfns.h. */
@@ -42,7 +42,7 @@ void emit_layout(struct strbuf *sb, const struct prog *p);
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
 void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
 
-/* gen/emit_names.c: columns shown by name (gen/decode.h) */
+/* gen/emit/emit_names.c: columns shown by name (gen/model/decode.h) */
 struct decode;
 void emit_shows(struct strbuf *sb, const struct prog *p);
 /* The loader's enum show_kind and show_name(), from model/decode.h. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * Module BTF (see kmods.h): listed, names checked, each file parsed as split
- * BTF on vmlinux and checked as vmlinux's is (gen/btf.c, gen/ident.c).
+ * BTF on vmlinux and checked as vmlinux's is (gen/input/btf.c, gen/lib/ident.c).
  */
 #include <dirent.h>
 #include <errno.h>

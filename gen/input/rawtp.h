@@ -79,12 +79,12 @@ enum raw_mode {
 	RAW_MODE_VMLINUX,	/* kernel types as they are, needs vmlinux.h */
 };
 
-/* gen/btf.c: load BTF from a file (raw or ELF .BTF) or, with path NULL, the running kernel. */
+/* gen/input/btf.c: load BTF from a file (raw or ELF .BTF) or, with path NULL, the running kernel. */
 int kbtf_load(const char *path, struct btf **btf);
-/* gen/btf.c: a module's raw BTF from 'path', split on 'base' (vmlinux), checked as kbtf_load() checks. */
+/* gen/input/btf.c: a module's raw BTF from 'path', split on 'base' (vmlinux), checked as kbtf_load() checks. */
 int kbtf_load_split(const char *path, const struct btf *base, struct btf **btf);
 
-/* gen/btf.c, for rawtp.c: names seen more than once (btf_dump suffixes them ___2), by string. */
+/* gen/input/btf.c, for rawtp.c: names seen more than once (btf_dump suffixes them ___2), by string. */
 struct kbtf_names {
 	const char **slot;
 	__u32 *last;		/* the last id seen with the name */
@@ -103,7 +103,7 @@ void kbtf_names_clear(struct kbtf_names *d);
 char *kbtf_pointee_fwd(const struct btf *btf, __u32 id);
 
 /*
- * gen/rawtp.c. rawtp_load() also learns what spelling kernel types as
+ * gen/input/rawtp.c. rawtp_load() also learns what spelling kernel types as
  * vmlinux.h does needs (vmlinux_names: which names repeat, which types are
  * anonymous); rawtp_load_standalone() does not, and its kernel types are
  * spelled with the kernel's names (kbtf_decl()), enough for the comments of

@@ -2,7 +2,7 @@
 /*
  * What a spec entry does, as written: named values (let), values carried
  * between events (save, join), records (print) and aggregations (count,
- * hist, aggregate). Expressions stay text here; gen/prog.c types them.
+ * hist, aggregate). Expressions stay text here; gen/model/prog.c types them.
  */
 #include <errno.h>
 #include <limits.h>

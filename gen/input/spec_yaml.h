@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
-/* The spec loader's YAML helpers, shared by gen/spec.c and gen/spec_entry.c. */
+/* The spec loader's YAML helpers, shared by gen/input/spec.c and gen/input/spec_entry.c. */
 #ifndef __TPGEN_SPEC_YAML_H
 #define __TPGEN_SPEC_YAML_H
 
@@ -30,7 +30,7 @@ int check_ident(struct loader *ld, struct spec_str *v, const char *what, size_t 
 
 #define yaml_node(ld, id) yaml_document_get_node(&(ld)->doc, (id))
 
-/* gen/spec_entry.c: what an entry does */
+/* gen/input/spec_entry.c: what an entry does */
 int get_items(struct loader *ld, yaml_node_t *node, const char *what, struct spec_items *out);
 int get_lets(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);
 int get_joins(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);

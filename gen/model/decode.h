@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
  * How a value is shown: the decode model of print columns and aggregation
- * keys (gen/decode.c), printed into the loader by gen/emit_names.c.
+ * keys (gen/model/decode.c), printed into the loader by gen/emit/emit_names.c.
  *
  * A column is shown by name when the spec says how (errno(ret),
  * syscall(id), signal(sig), ipv4(addr), ipv6(addr), ntohs(port),

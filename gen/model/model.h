@@ -99,7 +99,7 @@ struct tp_events {
 struct btf;
 struct strbuf;
 
-/* gen/tracefs.c */
+/* gen/input/tracefs.c */
 int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			 const char *name, struct tp_event *ev);
 /* A format file is text: no NUL, no control byte before its print format (located error). */
@@ -120,11 +120,11 @@ struct tp_event *tp_events_find(struct tp_events *evs, const char *sys, const ch
 bool tp_pattern_match(const char *pattern, const char *sys, const char *name);
 int tp_events_select(struct tp_events *evs, char **patterns, int nr, bool **selected);
 
-/* gen/names.c: struct names, given the kernel's BTF (may be NULL) */
+/* gen/model/names.c: struct names, given the kernel's BTF (may be NULL) */
 void tp_events_name(struct tp_events *evs, const bool *selected, const struct btf *btf);
 
 /*
- * gen/core.c: for each selected event, the trace_event_raw_<class> struct in
+ * gen/model/core.c: for each selected event, the trace_event_raw_<class> struct in
  * BTF that describes its record (by name, else through the __bpf_trace_<class>
  * function whose prototype is the event's), and which fields it lacks.
  * Returns the number of events without a class (core_why says why); warns
@@ -136,11 +136,11 @@ int tp_events_core(struct tp_events *evs, const bool *selected, const struct btf
  * with every field of the event; the rest keep the static layout.
  */
 bool tp_event_core(const struct tp_event *ev);
-/* gen/core_stats.c: tpgen list --core-stats, events per system by how they are read */
+/* gen/cmd/core_stats.c: tpgen list --core-stats, events per system by how they are read */
 void core_stats(struct strbuf *sb, struct tp_events *evs, const bool *sel, const struct btf *btf, bool json);
 
 /*
- * gen/core_sys.c: a syscalls/ event read through the kernel's struct
+ * gen/model/core_sys.c: a syscalls/ event read through the kernel's struct
  * syscall_trace_enter/exit (sets core_sys and core_sys_arg), or why not.
  */
 bool core_sys_match(const struct btf *btf, struct tp_event *ev, const char **why);

@@ -3,7 +3,7 @@
  * Member paths through kernel (and a syscall's user) data, as the kernel's
  * BTF lays it out: '->' through pointers, '.' into embedded structs and
  * unions, '[N]' into arrays, and casts to a named struct or union
- * ("((struct tcp_sock *)sk)->srtt_us"). What gen/values.c reads through
+ * ("((struct tcp_sock *)sk)->srtt_us"). What gen/model/values.c reads through
  * raw arguments and record fields; emitted as BPF_CORE_READ() paths. And
  * what a BTF type is to a handler (classify()), for arguments and members.
  */

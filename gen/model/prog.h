@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Program pairs: a YAML spec (gen/spec.c) resolved against the kernel's
+ * Program pairs: a YAML spec (gen/input/spec.c) resolved against the kernel's
  * events (tracefs) and raw tracepoints (BTF) into the model of one BPF
- * program and its loader (gen/prog.c), then printed through the templates
- * (gen/emit_prog.c).
+ * program and its loader (gen/model/prog.c), then printed through the templates
+ * (gen/emit/emit_prog.c).
  */
 #ifndef __TPGEN_PROG_H
 #define __TPGEN_PROG_H
@@ -103,7 +103,7 @@ struct pitem {
 	char *label;		/* the column: the label, or the value as written */
 	char *cname;		/* the C member */
 	int val;		/* index into the probe's vals */
-	const struct decode *dec;	/* how it is shown (gen/decode.h), NULL: as a number */
+	const struct decode *dec;	/* how it is shown (gen/model/decode.h), NULL: as a number */
 };
 
 struct pitems {
@@ -202,7 +202,7 @@ struct pprobe {
 	bool task_filter;	/* -p/-c apply: not an end of a latency pair, nor an entry ending a save */
 	bool first_of_program;	/* the first probe of its program: emits the SEC() */
 	bool uses_ctx;
-	/* gen/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
+	/* gen/model/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
 	unsigned int scratch_size;
 	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */
 };
@@ -223,7 +223,7 @@ struct prog {
 	int nr_probes;
 	struct psaved *sets;
 	int nr_sets;
-	struct plat *lats;	/* latency pairs, as the save, join and aggregate they are (gen/latency.c) */
+	struct plat *lats;	/* latency pairs, as the save, join and aggregate they are (gen/model/latency.c) */
 	int nr_lats;
 	struct nametab *names;	/* every global identifier of the generated C */
 	bool *ctx_sel;		/* events needing a ctx struct */
@@ -238,7 +238,7 @@ struct prog {
 	bool any_names;		/* a column is shown by name: the loader links tpgen_names.c */
 	const char *kernel_dir;	/* --kernel DIR: its syscalls table */
 	bool live;		/* the running kernel's inputs: its syscall table can be read */
-	struct decodes *decodes;	/* how columns are shown (gen/decode.c) */
+	struct decodes *decodes;	/* how columns are shown (gen/model/decode.c) */
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
@@ -247,7 +247,7 @@ struct prog {
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
 
-/* gen/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
+/* gen/model/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);
 /*
  * A save whose values are a few numbers builds them on the stack and stores
@@ -267,10 +267,10 @@ static inline bool pvalue_user_str(const struct pvalue *v)
  * The slot's tpgen_saved says whether something is saved.
  */
 void prog_plan_sets(struct prog *p);
-/* gen/prog.c: resolve the spec's entries and latency pairs into probes of p. */
+/* gen/model/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 /*
- * gen/latency.c: each latency pair's ends (probes 'from' and 'from' + 1 after
+ * gen/model/latency.c: each latency pair's ends (probes 'from' and 'from' + 1 after
  * the entries') given the save, join and aggregate the pair stands for.
  */
 int prog_lower_latency(struct prog *p);
@@ -280,7 +280,7 @@ void prog_clear(struct prog *p);
 char *prog_ident(struct prog *p, const char *base);
 void nametab_free(struct nametab *t);
 
-/* gen/actions.c: what an entry does, added to its probe (errors reported, -EINVAL) */
+/* gen/model/actions.c: what an entry does, added to its probe (errors reported, -EINVAL) */
 struct resolver;
 int probe_add_join(struct resolver *r, const struct spec_join *sj);
 /* The index of the values saved as 'name', or -1. */
@@ -294,7 +294,7 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out);
 void pitems_clear(struct pitems *l);
 
-/* gen/values.c: the values of one probe */
+/* gen/model/values.c: the values of one probe */
 struct resolver {
 	struct prog *p;
 	struct pprobe *pr;
@@ -307,7 +307,7 @@ struct resolver {
 int value_find(struct resolver *r, const char *name, size_t off);
 /* Add a computed value (expression) to the probe; its index. */
 int value_add_expr(struct pprobe *pr, struct expr *e, const char *name);
-/* The expression resolver of gen/expr.c over value_find(). */
+/* The expression resolver of gen/model/expr.c over value_find(). */
 int value_expr_resolve(void *ctx, const char *name, size_t off, struct expr_type *t, bool report);
 void pvalue_clear(struct pvalue *v);
 int unknown_field(struct resolver *r, const char *name, size_t off);

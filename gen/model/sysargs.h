@@ -6,7 +6,7 @@
  * sys_enter(regs, id) and sys_exit(regs, ret), for every syscall. An entry
  * on one of them tests the syscall number first (sys_enter: 'id'; sys_exit:
  * the number the registers keep, tpgen_syscall_nr()), the number taken from
- * the target's own syscall table (gen/sysnames.h), never from the build
+ * the target's own syscall table (gen/input/sysnames.h), never from the build
  * host's headers. Its values are the event's named arguments, read from the
  * user registers as the syscall ABI places them (libbpf's
  * PT_REGS_PARMn_CORE_SYSCALL()), typed as tracepoint entries type them, so

@@ -242,7 +242,7 @@ static int resolve_ctx(struct resolver *r, struct pvalue *v, const char *name, s
 		if (!f->is_string) {
 			if (f->elem_size != 1 || !f->size || f->size > 64)
 				break;
-			/* __u8 saddr[4]: bytes, shown as an address or in hex (gen/decode.c) */
+			/* __u8 saddr[4]: bytes, shown as an address or in hex (gen/model/decode.c) */
 			v->kind = PV_BYTES;
 			v->size = f->size;
 			return 0;

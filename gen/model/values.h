@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
 /*
- * Values read through BTF, shared by gen/values.c (arguments, fields,
- * built-ins) and gen/paths.c (member paths and casts).
+ * Values read through BTF, shared by gen/model/values.c (arguments, fields,
+ * built-ins) and gen/model/paths.c (member paths and casts).
  */
 #ifndef __TPGEN_VALUES_H
 #define __TPGEN_VALUES_H
@@ -18,7 +18,7 @@ struct tinfo {
 	__u32 struct_id;	/* PV_PTR to a struct or union */
 };
 
-/* gen/values.c */
+/* gen/model/values.c */
 __u32 skip_mods(const struct btf *btf, __u32 id);
 /* What a BTF type is to a handler; -EOPNOTSUPP for what it cannot read or print. */
 int classify(const struct btf *btf, __u32 id, struct tinfo *ti);
@@ -27,7 +27,7 @@ int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 
 /* v read as a raw argument of type ti: kind, size, sign and how */
 void pvalue_set_raw(struct pvalue *v, const struct tinfo *ti);
 
-/* gen/paths.c */
+/* gen/model/paths.c */
 const char *btf_struct_kw(const struct btf_type *t);
 /* v from a base pointer (type 'base', or a pointer to 'cast') and a member path ("->a.b[2]->c"). */
 int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u32 base,

@@ -1,28 +1,32 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
  * tpgen_syms: kernel and user stack symbolization for loaders. See
- * tpgen_syms.h. Needs libelf (-lelf), which every libbpf loader links.
+ * tpgen_syms.h. Needs libdw (-ldw -lelf, elfutils) and liblzma (-llzma).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE		/* qsort_r() */
 #endif
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <limits.h>
+#include <lzma.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <elfutils/libdwfl.h>
 
 #include "tpgen_syms.h"
 
+#define UNUSED		__attribute__((unused))
 #define KSYM_MAX_OFFSET	(16ULL << 20)	/* further from any kernel symbol: unknown */
 #define NR_BUCKETS	256
-#define MAX_ELF_SIZE	(1ULL << 32)
 
 /* strings, one arena per table; names are offsets into it */
 struct strtab {
@@ -159,7 +163,8 @@ static const struct sym *symtab_find(const struct symtab *t, unsigned long long 
 static int kallsyms_load(struct symtab *t)
 {
 	FILE *f = fopen("/proc/kallsyms", "re");
-	char line[512];
+	char *line = NULL;
+	size_t cap = 0;
 	bool seen_addr = false;
 	int err = 0;
 
@@ -170,7 +175,8 @@ static int kallsyms_load(struct symtab *t)
 		fclose(f);
 		return -ENOMEM;
 	}
-	while (!err && fgets(line, sizeof(line), f)) {
+	/* getline(): a name of any length (KSYM_NAME_LEN is 512, a module's name follows) stays one line */
+	while (!err && getline(&line, &cap, f) > 0) {
 		unsigned long long addr;
 		char type, *name, *mod, *end;
 		long moff = 0;
@@ -196,6 +202,7 @@ static int kallsyms_load(struct symtab *t)
 			err = symtab_add(t, addr, 0, name, strlen(name), (unsigned int)moff,
 					 (type == 'T' ? 0 : type == 't' ? 1 : 2) + 4 * !strncmp(name, "__pfx_", 6));
 	}
+	free(line);
 	fclose(f);
 	if (!err && !seen_addr)
 		err = -EPERM;	/* kernel.kptr_restrict or not root: every address is 0 */
@@ -209,33 +216,75 @@ static int kallsyms_load(struct symtab *t)
 	return 0;
 }
 
-/* ELF files */
+/*
+ * User symbols, through elfutils' libdwfl.
+ *
+ * A process is one Dwfl: dwfl_linux_proc_report() reads /proc/PID/maps
+ * (getline(), any length) and reports one module per mapped file; its ELF
+ * file is opened here (proc_find_elf()), never by a path the process
+ * chose when the kernel can give the mapped file itself. The symbols of
+ * a file are read once, by a Dwfl of their own that ends when they are
+ * copied (file_syms_build()): .symtab, else .dynsym and the symbols of
+ * .gnu_debugdata, or the .symtab of the separate debug file named by the
+ * build id under /usr/lib/debug. They are kept by file identity (device,
+ * inode, size, mtime) and shared by every process that maps the file.
+ *
+ * Every file is checked before libelf or libdwfl reads it (elf_check()):
+ * a regular file, headers, sections and notes inside it (64-bit sums),
+ * counts and sizes under the limits below, .gnu_debugdata decompressed
+ * under a limit. Processes and files are kept least recently used first
+ * within TPGEN_SYMS_MAX_PROCS processes and TPGEN_SYMS_MAX_BYTES bytes.
+ * A process is checked on every lookup (its start time, exe and the
+ * layout the kernel gave its image): an exec or a reused pid reads it
+ * again.
+ */
+#ifndef TPGEN_SYMS_MAX_PROCS
+#define TPGEN_SYMS_MAX_PROCS	64
+#endif
+#ifndef TPGEN_SYMS_MAX_BYTES
+#define TPGEN_SYMS_MAX_BYTES	(128ULL << 20)	/* symbol tables and headers kept */
+#endif
+#define MAX_FILE_BYTES		(64ULL << 20)	/* what libdwfl may read of one file */
+#define MAX_SHNUM		16384
+#define MAX_PHNUM		1024
+#define MAX_NOTE		(64ULL << 10)
+#define MAX_SHSTRTAB		(1ULL << 20)
+#define MAX_DEBUGDATA_XZ	(16ULL << 20)
+#define MAX_NAME		1024		/* longer symbol names are cut */
+#define MAX_VMAS		(1 << 17)
+#define REREPORT_NS		1000000000ULL	/* an address in no module: maps read again after 1 s */
 
-struct load {
-	unsigned long long offset, vaddr, filesz;
-};
-
-struct elf_file {
+/* One ELF file's function symbols, by address in the file (its p_vaddr). */
+struct file_syms {
 	dev_t dev;
 	ino_t ino;
-	char *path;
+	long long size, mtime_sec, mtime_nsec;
 	struct symtab syms;
-	struct load *loads;
-	int nr_loads;
-	int err;		/* not an ELF file we can read: no symbols */
-	struct elf_file *next;
+	unsigned long long bytes, lru;
+	int err;
+	struct file_syms *next;
 };
 
-struct mapping {
-	unsigned long long start, end, offset;
-	struct elf_file *elf;	/* NULL: not a file ([vdso], anonymous) or unreadable */
+/* What proc_find_elf() found for a module: the file, opened (fd owned by libdwfl). */
+struct mod_info {
+	int fd;
+	struct stat st;
+	int err;		/* the file is not one we read: no symbols */
+};
+
+struct vma {
+	unsigned long long start, end;
 };
 
 struct proc {
 	int pid;
-	struct mapping *maps;
-	int nr;
+	char id[192];		/* start time, exe and image layout (proc_identity()) */
+	Dwfl *dwfl;
 	int err;
+	struct vma *vmas;	/* /proc/PID/map_files, read for proc_find_elf() */
+	int nr_vmas;
+	bool vmas_read;
+	unsigned long long bytes, lru, reported_ns;
 	struct proc *next;
 };
 
@@ -243,9 +292,615 @@ struct tpgen_syms {
 	struct symtab ksyms;
 	int kerr;
 	bool kloaded;
-	struct elf_file *files[NR_BUCKETS];
+	struct file_syms *files[NR_BUCKETS];
 	struct proc *procs[NR_BUCKETS];
+	unsigned long long tick, bytes;
+	int nr_procs;
+	char name[MAX_NAME + 1];	/* what tpgen_syms_user() returns, until the next call */
+	char module[PATH_MAX];
 };
+
+static __thread struct proc *cur_proc;	/* for proc_find_elf() */
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* 'off' + 'size' inside a file of 'fsize' bytes, in 64 bits */
+static bool in_file(unsigned long long off, unsigned long long size, unsigned long long fsize)
+{
+	return off <= fsize && size <= fsize - off;
+}
+
+/* Decompressed .gnu_debugdata (xz) up to 'max' bytes; its size, or 0 when bad or bigger. */
+static unsigned long long xz_size(int fd, unsigned long long off, unsigned long long size, unsigned long long max)
+{
+	lzma_stream strm = LZMA_STREAM_INIT;
+	unsigned long long total = 0;
+	unsigned char *in, out[1 << 16];
+	lzma_ret ret;
+
+	in = malloc(size ? size : 1);
+	if (!in || pread(fd, in, size, (off_t)off) != (ssize_t)size ||
+	    lzma_stream_decoder(&strm, 64ULL << 20, LZMA_CONCATENATED) != LZMA_OK) {
+		free(in);
+		return 0;
+	}
+	strm.next_in = in;
+	strm.avail_in = size;
+	do {
+		strm.next_out = out;
+		strm.avail_out = sizeof(out);
+		ret = lzma_code(&strm, LZMA_FINISH);
+		total += sizeof(out) - strm.avail_out;
+	} while (ret == LZMA_OK && total <= max);
+	lzma_end(&strm);
+	free(in);
+	return ret == LZMA_STREAM_END && total <= max ? total : 0;
+}
+
+/*
+ * Whether libelf and libdwfl may read the file open on 'fd': a regular ELF
+ * file whose headers, sections and notes lie inside it, within the limits.
+ * 'weight': what reading its symbols may cost; 'hdr': what its headers cost.
+ */
+static int elf_check(int fd, const struct stat *st, unsigned long long *weight, unsigned long long *hdr)
+{
+	unsigned long long fsize = (unsigned long long)st->st_size, w = 0;
+	size_t shnum, phnum, shstrndx, i;
+	GElf_Ehdr eh;
+	int err = -ENOEXEC;
+	Elf *e;
+
+	if (!S_ISREG(st->st_mode) || st->st_size < (off_t)sizeof(Elf32_Ehdr))
+		return -ENOEXEC;
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (!e)
+		return -ENOEXEC;
+	if (elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getshdrnum(e, &shnum) ||
+	    elf_getphdrnum(e, &phnum) || elf_getshdrstrndx(e, &shstrndx))
+		goto out;
+	if (shnum > MAX_SHNUM || phnum > MAX_PHNUM ||
+	    !in_file(eh.e_shoff, (unsigned long long)shnum * eh.e_shentsize, fsize) ||
+	    !in_file(eh.e_phoff, (unsigned long long)phnum * eh.e_phentsize, fsize))
+		goto out;
+	*hdr = (unsigned long long)shnum * sizeof(GElf_Shdr) + (unsigned long long)phnum * sizeof(GElf_Phdr);
+	for (i = 0; i < phnum; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(e, (int)i, &ph))
+			goto out;
+		if (ph.p_type == PT_NOTE && (ph.p_filesz > MAX_NOTE || !in_file(ph.p_offset, ph.p_filesz, fsize)))
+			goto out;
+		if (ph.p_type == PT_NOTE)
+			*hdr += ph.p_filesz;
+	}
+	if (shnum && shstrndx < shnum) {
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(elf_getscn(e, shstrndx), &sh) || sh.sh_size > MAX_SHSTRTAB ||
+		    (sh.sh_type != SHT_NOBITS && !in_file(sh.sh_offset, sh.sh_size, fsize)))
+			goto out;
+		w += sh.sh_size;
+	}
+	for (i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(e, i);
+		const char *name;
+		GElf_Shdr sh;
+
+		if (!scn || !gelf_getshdr(scn, &sh))
+			goto out;
+		if (sh.sh_type == SHT_NOBITS)
+			continue;
+		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
+			goto out;
+		switch (sh.sh_type) {
+		case SHT_NOTE:
+			if (sh.sh_size > MAX_NOTE)
+				goto out;
+			/* fallthrough */
+		case SHT_SYMTAB:
+		case SHT_DYNSYM:
+		case SHT_STRTAB:
+		case SHT_SYMTAB_SHNDX:
+		case SHT_GNU_versym:
+			w += sh.sh_size;
+			break;
+		case SHT_PROGBITS:
+			name = elf_strptr(e, shstrndx, sh.sh_name);
+			if (name && !strcmp(name, ".gnu_debugdata")) {
+				unsigned long long n;
+
+				if (sh.sh_size > MAX_DEBUGDATA_XZ)
+					goto out;
+				n = xz_size(fd, sh.sh_offset, sh.sh_size, MAX_FILE_BYTES);
+				if (!n)
+					goto out;
+				w += sh.sh_size + 2 * n;	/* the stream, the ELF file in it */
+			} else if (name && (!strcmp(name, ".gnu_debuglink") || !strcmp(name, ".gnu_debugaltlink"))) {
+				w += sh.sh_size;
+			}
+			break;
+		}
+	}
+	w += *hdr;
+	if (w <= MAX_FILE_BYTES) {
+		*weight = w;
+		err = 0;
+	}
+out:
+	elf_end(e);
+	return err;
+}
+
+/*
+ * Open a file for libelf: O_NONBLOCK (a FIFO or a device never blocks
+ * the loader), a regular file, checked. Returns the fd (with its stat) or -errno.
+ */
+static int open_checked(const char *path, int flags, struct stat *st, unsigned long long *weight,
+			unsigned long long *hdr)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+	int err;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = elf_check(fd, st, weight, hdr);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* libdwfl's find_debuginfo: only /usr/lib/debug/.build-id/xx/yyyy.debug, a file root owns. */
+static int find_debuginfo(Dwfl_Module *mod, void **userdata UNUSED, const char *modname UNUSED,
+			  Dwarf_Addr base UNUSED, const char *file_name UNUSED, const char *debuglink_file UNUSED,
+			  GElf_Word debuglink_crc UNUSED, char **debuginfo_file_name)
+{
+	const unsigned char *id;
+	unsigned long long w, h;
+	char path[PATH_MAX], hex[2 * 64 + 1], real[PATH_MAX];
+	GElf_Addr vaddr;
+	struct stat st;
+	int n, i, fd;
+
+	n = dwfl_module_build_id(mod, &id, &vaddr);
+	if (n < 2 || n > 64)
+		return -1;
+	for (i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	fd = open_checked(path, O_NOFOLLOW, &st, &w, &h);
+	if (fd == -ELOOP && realpath(path, real) && !strncmp(real, "/usr/lib/debug/", 15))
+		fd = open_checked(real, O_NOFOLLOW, &st, &w, &h);	/* a link within /usr/lib/debug */
+	if (fd < 0)
+		return -1;
+	if (st.st_uid != 0 || (st.st_mode & 022)) {
+		close(fd);
+		return -1;
+	}
+	*debuginfo_file_name = NULL;
+	return fd;
+}
+
+/* The mapping of 'p' that starts at 'start', from /proc/PID/map_files (read once per report). */
+static const struct vma *proc_vma(struct proc *p, unsigned long long start)
+{
+	char path[64];
+	struct dirent *d;
+	int cap = 0, i;
+	DIR *dir;
+
+	if (!p->vmas_read) {
+		p->vmas_read = true;
+		snprintf(path, sizeof(path), "/proc/%d/map_files", p->pid);
+		dir = opendir(path);
+		while (dir && (d = readdir(dir)) && p->nr_vmas < MAX_VMAS) {
+			unsigned long long s, e;
+			char c;
+
+			if (sscanf(d->d_name, "%llx-%llx%c", &s, &e, &c) != 2)
+				continue;
+			if (p->nr_vmas == cap) {
+				struct vma *v = realloc(p->vmas, (cap ? cap * 2 : 64) * sizeof(*v));
+
+				if (!v)
+					break;
+				p->vmas = v;
+				cap = cap ? cap * 2 : 64;
+			}
+			p->vmas[p->nr_vmas++] = (struct vma){ s, e };
+		}
+		if (dir)
+			closedir(dir);
+	}
+	for (i = 0; i < p->nr_vmas; i++)
+		if (p->vmas[i].start == start)
+			return &p->vmas[i];
+	return NULL;
+}
+
+/*
+ * libdwfl's find_elf for a process: the file mapped at 'base', opened
+ * through /proc/PID/map_files (the mapped file itself, whatever its path
+ * now is), else the path inside the process's root, never following a
+ * last symlink. [vdso] and anything not a file: no ELF, no symbols.
+ */
+static int proc_find_elf(Dwfl_Module *mod UNUSED, void **userdata, const char *name, Dwarf_Addr base,
+			 char **file_name, Elf **elfp)
+{
+	struct proc *p = cur_proc;
+	unsigned long long weight, hdr;
+	const struct vma *v;
+	struct mod_info *mi;
+	char path[PATH_MAX + 64];
+	struct stat st;
+	int fd = -ENOENT;
+	Elf *e;
+
+	if (!p || name[0] != '/')
+		return -1;
+	v = proc_vma(p, base);
+	if (v) {
+		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", p->pid, v->start, v->end);
+		fd = open_checked(path, 0, &st, &weight, &hdr);
+	}
+	if (fd < 0 && fd != -ENOEXEC && strlen(name) < PATH_MAX &&
+	    snprintf(path, sizeof(path), "/proc/%d/root%s", p->pid, name) < (int)sizeof(path))
+		fd = open_checked(path, O_NOFOLLOW, &st, &weight, &hdr);
+	if (fd < 0)
+		return -1;
+	/* headers of every module count against the budget; a process that maps too much gets no more */
+	if (p->bytes + hdr > TPGEN_SYMS_MAX_BYTES / 4 || !(mi = calloc(1, sizeof(*mi)))) {
+		close(fd);
+		return -1;
+	}
+	e = elf_begin(fd, ELF_C_READ, NULL);	/* read(), not mmap(): a file cut short is an error, not SIGBUS */
+	if (!e) {
+		free(mi);
+		close(fd);
+		return -1;
+	}
+	p->bytes += hdr + sizeof(*mi);
+	mi->fd = fd;
+	mi->st = st;
+	free(*userdata);
+	*userdata = mi;
+	*file_name = NULL;
+	*elfp = e;
+	return fd;
+}
+
+static const Dwfl_Callbacks proc_callbacks = {
+	.find_elf = proc_find_elf,
+	.find_debuginfo = find_debuginfo,
+};
+
+/* find_elf of the Dwfl that reads one file's symbols: the fd of the process's module, again. */
+static int file_find_elf(Dwfl_Module *mod UNUSED, void **userdata, const char *name UNUSED, Dwarf_Addr base UNUSED,
+			 char **file_name, Elf **elfp)
+{
+	const struct mod_info *mi = *userdata;
+	unsigned long long w, h;
+	struct stat st;
+	int fd;
+
+	*userdata = NULL;
+	if (!mi)
+		return -1;
+	fd = fcntl(mi->fd, F_DUPFD_CLOEXEC, 0);
+	if (fd < 0)
+		return -1;
+	/* the file may have changed since: checked again */
+	if (fstat(fd, &st) || st.st_ino != mi->st.st_ino || st.st_dev != mi->st.st_dev || elf_check(fd, &st, &w, &h) ||
+	    !(*elfp = elf_begin(fd, ELF_C_READ, NULL))) {
+		close(fd);
+		return -1;
+	}
+	*file_name = NULL;
+	return fd;
+}
+
+static const Dwfl_Callbacks file_callbacks = {
+	.find_elf = file_find_elf,
+	.find_debuginfo = find_debuginfo,
+};
+
+static unsigned int file_bucket(const struct stat *st)
+{
+	return (unsigned int)((unsigned long long)st->st_ino ^ (unsigned long long)st->st_dev) % NR_BUCKETS;
+}
+
+static bool file_is(const struct file_syms *f, const struct stat *st)
+{
+	return f->dev == st->st_dev && f->ino == st->st_ino && f->size == (long long)st->st_size &&
+	       f->mtime_sec == (long long)st->st_mtim.tv_sec && f->mtime_nsec == (long long)st->st_mtim.tv_nsec;
+}
+
+/* The function symbols of the file of module 'pmod' (low..high in its process), in a Dwfl of their own. */
+static int file_syms_build(struct file_syms *f, Dwfl_Module *pmod, struct mod_info *mi)
+{
+	Dwarf_Addr low, high, bias;
+	Dwfl_Module *mod;
+	const char *name;
+	Dwfl *dwfl;
+	int n, i, err = 0;
+
+	name = dwfl_module_info(pmod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+	dwfl = dwfl_begin(&file_callbacks);
+	if (!dwfl)
+		return -ENOMEM;
+	dwfl_report_begin(dwfl);
+	mod = dwfl_report_module(dwfl, name ? name : "?", low, high);
+	if (mod) {
+		void **ud;
+
+		dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+		*ud = mi;	/* for file_find_elf(), which takes it back */
+	}
+	dwfl_report_end(dwfl, NULL, NULL);
+	if (!mod || !dwfl_module_getelf(mod, &bias) || (n = dwfl_module_getsymtab(mod)) < 0) {
+		dwfl_end(dwfl);
+		return -ENOENT;
+	}
+	for (i = 1; i < n && !err; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		const char *s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		size_t len;
+
+		if (!s || !*s || *s == '@' || !sym.st_value || shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+			continue;
+		/* "name@VERSION" (.symtab) as "name"; at one address: global, then weak, then local */
+		len = strnlen(s, MAX_NAME);
+		len = strcspn(s, "@") < len ? strcspn(s, "@") : len;
+		err = symtab_add(&f->syms, addr - bias, sym.st_size, s, len, 0,
+				 GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 0 :
+				 GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 2);
+	}
+	dwfl_end(dwfl);
+	if (err)
+		return err;
+	symtab_sort(&f->syms);
+	f->bytes = sizeof(*f) + f->syms.cap * sizeof(struct sym) + f->syms.str.cap;
+	return 0;
+}
+
+static void file_syms_free(struct file_syms *f)
+{
+	symtab_free(&f->syms);
+	free(f);
+}
+
+/* The symbols of the file of module 'mod' of the current process: kept, else read. */
+static struct file_syms *file_syms_get(struct tpgen_syms *s, Dwfl_Module *mod)
+{
+	struct mod_info *mi;
+	struct file_syms *f;
+	void **ud;
+	unsigned int b;
+
+	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	mi = *ud;
+	if (!mi || mi->err)
+		return NULL;
+	b = file_bucket(&mi->st);
+	for (f = s->files[b]; f; f = f->next)
+		if (file_is(f, &mi->st))
+			break;
+	if (!f) {
+		f = calloc(1, sizeof(*f));
+		if (!f)
+			return NULL;
+		f->dev = mi->st.st_dev;
+		f->ino = mi->st.st_ino;
+		f->size = (long long)mi->st.st_size;
+		f->mtime_sec = (long long)mi->st.st_mtim.tv_sec;
+		f->mtime_nsec = (long long)mi->st.st_mtim.tv_nsec;
+		f->err = file_syms_build(f, mod, mi);
+		if (f->err) {
+			symtab_free(&f->syms);
+			f->bytes = sizeof(*f);
+		}
+		s->bytes += f->bytes;
+		f->next = s->files[b];
+		s->files[b] = f;
+	}
+	f->lru = ++s->tick;
+	return f->err ? NULL : f;
+}
+
+static int free_mod_info(Dwfl_Module *mod UNUSED, void **ud, const char *name UNUSED, Dwarf_Addr start UNUSED,
+			 void *arg UNUSED)
+{
+	free(*ud);
+	*ud = NULL;
+	return DWARF_CB_OK;
+}
+
+static void proc_drop(struct proc *p)
+{
+	if (p->dwfl) {
+		dwfl_getmodules(p->dwfl, free_mod_info, NULL, 0);
+		dwfl_end(p->dwfl);
+		p->dwfl = NULL;
+	}
+	free(p->vmas);
+	p->vmas = NULL;
+	p->nr_vmas = 0;
+	p->vmas_read = false;
+}
+
+/*
+ * What tells one image of a process from another: its start time (a
+ * reused pid), its exe, and where the kernel put its code, stack and
+ * arguments (an exec). "" when it is gone.
+ */
+static int proc_identity(int pid, char *id, size_t size)
+{
+	unsigned long long f[52] = {};
+	char path[64], buf[2048], *p, *end;
+	struct stat st;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ESRCH;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
+	if (!p)
+		return -ESRCH;
+	/* fields from 3 (the state) on */
+	for (p += 2, i = 3; i < 52 && *p; i++) {
+		f[i] = strtoull(p, &end, 10);
+		p = end + strspn(end, " ");
+		if (end == p && !*p)
+			break;
+		if (i == 3) {	/* the state is a letter */
+			p += strcspn(p, " ");
+			p += strspn(p, " ");
+		}
+	}
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	if (stat(path, &st))
+		memset(&st, 0, sizeof(st));
+	/* 22 start time, 26-28 start and end of code, stack; 48-51 arguments and environment */
+	snprintf(id, size, "%llu %llx %llx %llx %llx %llx %llx %llx %llx %llx %lld.%ld", f[22], f[26], f[27], f[28],
+		 f[48], f[49], f[50], f[51], (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+		 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+	return 0;
+}
+
+/* (Re)read the process's mappings into a new Dwfl. */
+static int proc_report(struct proc *p)
+{
+	int err;
+
+	proc_drop(p);
+	p->bytes = sizeof(*p);
+	p->reported_ns = now_ns();
+	p->dwfl = dwfl_begin(&proc_callbacks);
+	if (!p->dwfl)
+		return -ENOMEM;
+	dwfl_report_begin(p->dwfl);
+	err = dwfl_linux_proc_report(p->dwfl, p->pid);
+	if (dwfl_report_end(p->dwfl, NULL, NULL) && !err)
+		err = ENOMEM;
+	if (err) {
+		proc_drop(p);
+		return err == ENOENT ? -ESRCH : err > 0 ? -err : -ENOENT;
+	}
+	return 0;
+}
+
+static void proc_unlink(struct tpgen_syms *s, struct proc *p)
+{
+	struct proc **pp = &s->procs[(unsigned int)p->pid % NR_BUCKETS];
+
+	for (; *pp; pp = &(*pp)->next) {
+		if (*pp == p) {
+			*pp = p->next;
+			break;
+		}
+	}
+	s->nr_procs--;
+	proc_drop(p);
+	free(p);
+}
+
+/* Drop what was used longest ago until the budget holds; never 'keep' nor what it uses now ('since'). */
+static void evict(struct tpgen_syms *s, struct proc *keep, unsigned long long since)
+{
+	for (;;) {
+		struct file_syms *f, *fmin = NULL, **pp;
+		struct proc *p, *pmin = NULL;
+		unsigned long long total = s->bytes;
+		int i;
+
+		for (i = 0; i < NR_BUCKETS; i++)
+			for (p = s->procs[i]; p; p = p->next)
+				total += p->bytes;
+		if (total <= TPGEN_SYMS_MAX_BYTES && s->nr_procs <= TPGEN_SYMS_MAX_PROCS)
+			return;
+		for (i = 0; i < NR_BUCKETS; i++) {
+			for (p = s->procs[i]; p; p = p->next)
+				if (p != keep && (!pmin || p->lru < pmin->lru))
+					pmin = p;
+			for (f = s->files[i]; f; f = f->next)
+				if (f->lru < since && (!fmin || f->lru < fmin->lru))
+					fmin = f;
+		}
+		if (pmin && (s->nr_procs > TPGEN_SYMS_MAX_PROCS || !fmin || pmin->lru < fmin->lru)) {
+			proc_unlink(s, pmin);
+		} else if (fmin) {
+			for (pp = &s->files[file_bucket(&(struct stat){ .st_dev = fmin->dev, .st_ino = fmin->ino })];
+			     *pp != fmin; pp = &(*pp)->next)
+				;
+			*pp = fmin->next;
+			s->bytes -= fmin->bytes;
+			file_syms_free(fmin);
+		} else {
+			return;
+		}
+	}
+}
+
+/* The process 'pid' as it is now: kept when it is the same image, else read again. */
+static struct proc *proc_get(struct tpgen_syms *s, int pid, int *err)
+{
+	unsigned int b = (unsigned int)pid % NR_BUCKETS;
+	char id[sizeof(((struct proc *)0)->id)];
+	struct proc *p;
+
+	*err = proc_identity(pid, id, sizeof(id));
+	for (p = s->procs[b]; p; p = p->next)
+		if (p->pid == pid)
+			break;
+	if (*err) {
+		if (p)
+			proc_unlink(s, p);
+		return NULL;
+	}
+	if (!p) {
+		p = calloc(1, sizeof(*p));
+		if (!p) {
+			*err = -ENOMEM;
+			return NULL;
+		}
+		p->pid = pid;
+		p->next = s->procs[b];
+		s->procs[b] = p;
+		s->nr_procs++;
+		p->bytes = sizeof(*p);
+		p->err = -EAGAIN;
+	}
+	p->lru = ++s->tick;
+	if (p->err == -EAGAIN || strcmp(p->id, id)) {
+		/* new, exec'd, or a new process with the pid */
+		snprintf(p->id, sizeof(p->id), "%s", id);
+		p->err = proc_report(p);
+	}
+	*err = p->err;
+	return p;
+}
 
 struct tpgen_syms *tpgen_syms_new(void)
 {
@@ -254,20 +909,6 @@ struct tpgen_syms *tpgen_syms_new(void)
 		return NULL;
 	}
 	return calloc(1, sizeof(struct tpgen_syms));
-}
-
-static void elf_file_free(struct elf_file *ef)
-{
-	symtab_free(&ef->syms);
-	free(ef->loads);
-	free(ef->path);
-	free(ef);
-}
-
-static void proc_free(struct proc *p)
-{
-	free(p->maps);
-	free(p);
 }
 
 void tpgen_syms_free(struct tpgen_syms *s)
@@ -279,273 +920,29 @@ void tpgen_syms_free(struct tpgen_syms *s)
 	symtab_free(&s->ksyms);
 	for (i = 0; i < NR_BUCKETS; i++) {
 		while (s->files[i]) {
-			struct elf_file *ef = s->files[i];
+			struct file_syms *f = s->files[i];
 
-			s->files[i] = ef->next;
-			elf_file_free(ef);
+			s->files[i] = f->next;
+			file_syms_free(f);
 		}
 		while (s->procs[i]) {
 			struct proc *p = s->procs[i];
 
 			s->procs[i] = p->next;
-			proc_free(p);
+			proc_drop(p);
+			free(p);
 		}
 	}
 	free(s);
 }
 
-/* The symbols of one symbol section of 'e' (functions only). */
-static int read_symbols(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
-{
-	Elf_Data *data = elf_getdata(scn, NULL);
-	size_t i, n;
-	int err = 0;
-
-	if (!data || !sh->sh_entsize)
-		return -EINVAL;
-	n = sh->sh_size / sh->sh_entsize;
-	for (i = 0; i < n && !err; i++) {
-		GElf_Sym sym;
-		const char *name;
-
-		if (!gelf_getsym(data, (int)i, &sym))
-			break;
-		if ((GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC) ||
-		    sym.st_shndx == SHN_UNDEF || !sym.st_value)
-			continue;
-		name = elf_strptr(e, sh->sh_link, sym.st_name);
-		if (!name || !*name || *name == '@')
-			continue;
-		/* at one address: global, then weak, then local; "name@VERSION" (.symtab) as "name" */
-		err = symtab_add(t, sym.st_value, sym.st_size, name, strcspn(name, "@"), 0,
-				 GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 0 :
-				 GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 2);
-	}
-	return err;
-}
-
-/* .symtab, else .dynsym, of 'e'; 'build_id' gets the GNU build id (hex) when there is one. */
-static int elf_symbols(Elf *e, struct symtab *t, char *build_id, size_t size, bool *full)
-{
-	Elf_Scn *scn = NULL, *symtab = NULL, *dynsym = NULL;
-	GElf_Shdr sh, symtab_sh, dynsym_sh;
-
-	*full = false;
-	while ((scn = elf_nextscn(e, scn))) {
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			symtab = scn;
-			symtab_sh = sh;
-		} else if (sh.sh_type == SHT_DYNSYM) {
-			dynsym = scn;
-			dynsym_sh = sh;
-		} else if (sh.sh_type == SHT_NOTE && build_id) {
-			Elf_Data *data = elf_getdata(scn, NULL);
-			size_t off = 0, name_off, desc_off;
-			GElf_Nhdr nh;
-
-			while (data && (off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
-				const unsigned char *d = (const unsigned char *)data->d_buf + desc_off;
-				size_t i;
-
-				if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
-				    memcmp((const char *)data->d_buf + name_off, "GNU", 4) ||
-				    nh.n_descsz * 2 + 1 > size || nh.n_descsz < 2)
-					continue;
-				for (i = 0; i < nh.n_descsz; i++)
-					snprintf(build_id + 2 * i, 3, "%02x", d[i]);
-			}
-		}
-	}
-	if (symtab) {
-		*full = true;
-		return read_symbols(e, symtab, &symtab_sh, t);
-	}
-	if (dynsym)
-		return read_symbols(e, dynsym, &dynsym_sh, t);
-	return 0;
-}
-
-/* The .symtab of the file's separate debug file, when the file has none and the debug file is there. */
-static void debug_symbols(struct elf_file *ef, const char *build_id)
-{
-	struct symtab t = {};
-	char path[PATH_MAX];
-	bool full;
-	Elf *e;
-	int fd;
-
-	if (!build_id[0])
-		return;
-	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", build_id, build_id + 2);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && !elf_symbols(e, &t, NULL, 0, &full) && full && t.nr) {
-		symtab_free(&ef->syms);
-		ef->syms = t;
-	} else {
-		symtab_free(&t);
-	}
-	if (e)
-		elf_end(e);
-	close(fd);
-}
-
-static int elf_read(struct elf_file *ef, int fd)
-{
-	char build_id[128] = "";
-	size_t n, i;
-	GElf_Ehdr eh;
-	bool full;
-	Elf *e;
-	int err = 0;
-
-	e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || elf_getphdrnum(e, &n)) {
-		if (e)
-			elf_end(e);
-		return -ENOEXEC;
-	}
-	for (i = 0; i < n && !err; i++) {
-		GElf_Phdr ph;
-		struct load *loads;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		loads = realloc(ef->loads, (ef->nr_loads + 1) * sizeof(*loads));
-		if (!loads) {
-			err = -ENOMEM;
-			break;
-		}
-		ef->loads = loads;
-		ef->loads[ef->nr_loads++] = (struct load){ ph.p_offset, ph.p_vaddr, ph.p_filesz };
-	}
-	if (!err)
-		err = elf_symbols(e, &ef->syms, build_id, sizeof(build_id), &full);
-	elf_end(e);
-	if (err)
-		return err;
-	if (!full)
-		debug_symbols(ef, build_id);
-	symtab_sort(&ef->syms);
-	return 0;
-}
-
-/* The ELF file open on 'fd' (path for info), read once for all processes. */
-static struct elf_file *elf_get(struct tpgen_syms *s, int fd, const char *path)
-{
-	struct elf_file *ef;
-	struct stat st;
-	unsigned int b;
-
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (unsigned long long)st.st_size > MAX_ELF_SIZE)
-		return NULL;
-	b = (unsigned int)(st.st_ino ^ st.st_dev) % NR_BUCKETS;
-	for (ef = s->files[b]; ef; ef = ef->next)
-		if (ef->dev == st.st_dev && ef->ino == st.st_ino)
-			return ef->err ? NULL : ef;
-	ef = calloc(1, sizeof(*ef));
-	if (!ef)
-		return NULL;
-	ef->dev = st.st_dev;
-	ef->ino = st.st_ino;
-	ef->path = strdup(path);
-	ef->err = ef->path ? elf_read(ef, fd) : -ENOMEM;
-	ef->next = s->files[b];
-	s->files[b] = ef;
-	return ef->err ? NULL : ef;
-}
-
-/* Open a mapped file as the process sees it: through map_files, its root, or the path. */
-static int open_mapped(int pid, unsigned long long start, unsigned long long end, const char *path)
-{
-	char p[PATH_MAX + 64];
-	int fd;
-
-	snprintf(p, sizeof(p), "/proc/%d/map_files/%llx-%llx", pid, start, end);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	snprintf(p, sizeof(p), "/proc/%d/root%s", pid, path);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-static int proc_load(struct tpgen_syms *s, struct proc *p)
-{
-	char path[64], line[PATH_MAX + 128];
-	FILE *f;
-	int cap = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
-	f = fopen(path, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, offset;
-		char perms[8], *file;
-		int n = 0, fd;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*x:%*x %*u %n", &start, &end, perms, &offset, &n) < 4 ||
-		    !n || !strchr(perms, 'x'))
-			continue;
-		file = line + n;
-		file[strcspn(file, "\n")] = '\0';
-		if (p->nr == cap) {
-			struct mapping *maps = realloc(p->maps, (cap ? cap * 2 : 32) * sizeof(*maps));
-
-			if (!maps) {
-				fclose(f);
-				return -ENOMEM;
-			}
-			p->maps = maps;
-			cap = cap ? cap * 2 : 32;
-		}
-		p->maps[p->nr] = (struct mapping){ start, end, offset, NULL };
-		if (file[0] == '/') {
-			fd = open_mapped(p->pid, start, end, file);
-			if (fd >= 0) {
-				p->maps[p->nr].elf = elf_get(s, fd, file);
-				close(fd);
-			}
-		}
-		p->nr++;
-	}
-	fclose(f);
-	return 0;
-}
-
-static struct proc *proc_get(struct tpgen_syms *s, int pid)
-{
-	unsigned int b = (unsigned int)pid % NR_BUCKETS;
-	struct proc *p;
-
-	for (p = s->procs[b]; p; p = p->next)
-		if (p->pid == pid)
-			return p;
-	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	p->err = proc_load(s, p);
-	p->next = s->procs[b];
-	s->procs[b] = p;
-	return p;
-}
-
 void tpgen_syms_forget(struct tpgen_syms *s, int pid)
 {
-	struct proc **pp = &s->procs[(unsigned int)pid % NR_BUCKETS], *p;
+	struct proc *p;
 
-	for (; (p = *pp); pp = &p->next) {
+	for (p = s->procs[(unsigned int)pid % NR_BUCKETS]; p; p = p->next) {
 		if (p->pid == pid) {
-			*pp = p->next;
-			proc_free(p);
+			proc_unlink(s, p);
 			return;
 		}
 	}
@@ -571,47 +968,59 @@ int tpgen_syms_kernel(struct tpgen_syms *s, unsigned long long addr, struct tpge
 	return 0;
 }
 
-int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, struct tpgen_sym_info *info)
+/* An address of 'p', a process as proc_get() returned it. */
+static int user_lookup(struct tpgen_syms *s, struct proc *p, unsigned long long addr, struct tpgen_sym_info *info)
 {
-	const struct mapping *m = NULL;
+	unsigned long long since = s->tick;
+	const struct file_syms *f;
 	const struct sym *sym;
-	struct proc *p;
-	unsigned long long off, vaddr = 0;
-	int i;
+	Dwfl_Module *mod;
+	const char *name;
+	GElf_Addr bias;
+	Elf *e;
 
 	memset(info, 0, sizeof(*info));
-	p = proc_get(s, pid);
-	if (!p)
-		return -ENOMEM;
 	if (p->err)
 		return p->err;
-	for (i = 0; i < p->nr; i++) {
-		if (addr >= p->maps[i].start && addr < p->maps[i].end) {
-			m = &p->maps[i];
-			break;
-		}
+	mod = dwfl_addrmodule(p->dwfl, addr);
+	if (!mod && now_ns() - p->reported_ns > REREPORT_NS) {
+		/* mapped since (dlopen()): the maps again, once a second at most */
+		p->err = proc_report(p);
+		if (p->err)
+			return p->err;
+		mod = dwfl_addrmodule(p->dwfl, addr);
 	}
-	if (!m || !m->elf)
+	if (!mod)
 		return -ENOENT;
-	info->module = m->elf->path;
-	/* the file offset, then the virtual address the ELF file gives it */
-	off = addr - m->start + m->offset;
-	for (i = 0; i < m->elf->nr_loads; i++) {
-		const struct load *l = &m->elf->loads[i];
+	name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
+	if (name) {
+		snprintf(s->module, sizeof(s->module), "%s", name);
+		info->module = s->module;
+	}
+	cur_proc = p;
+	e = dwfl_module_getelf(mod, &bias);
+	f = e ? file_syms_get(s, mod) : NULL;
+	cur_proc = NULL;
+	sym = f ? symtab_find(&f->syms, addr - bias) : NULL;
+	if (sym) {
+		snprintf(s->name, sizeof(s->name), "%s", f->syms.str.buf + sym->name);
+		info->name = s->name;
+		info->offset = addr - bias - sym->start;
+	}
+	evict(s, p, since + 1);
+	return sym ? 0 : -ENOENT;
+}
 
-		if (off >= l->offset && off < l->offset + l->filesz) {
-			vaddr = off - l->offset + l->vaddr;
-			break;
-		}
-	}
-	if (i == m->elf->nr_loads)
-		return -ENOENT;
-	sym = symtab_find(&m->elf->syms, vaddr);
-	if (!sym)
-		return -ENOENT;
-	info->name = m->elf->syms.str.buf + sym->name;
-	info->offset = vaddr - sym->start;
-	return 0;
+int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, struct tpgen_sym_info *info)
+{
+	struct proc *p;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	p = proc_get(s, pid, &err);
+	if (!p)
+		return err;
+	return user_lookup(s, p, addr, info);
 }
 
 int tpgen_sym_str(char *buf, size_t size, const struct tpgen_sym_info *info, bool offset)
@@ -664,9 +1073,10 @@ int tpgen_stack_folded(struct tpgen_syms *s, char *buf, size_t size, const char 
 		       int klen)
 {
 	struct out o = { buf, size, 0 };
-	struct tpgen_sym_info info;
+	struct tpgen_sym_info info = {};
 	bool first = true;
-	int i;
+	struct proc *p;
+	int i, err;
 
 	if (size)
 		buf[0] = '\0';
@@ -678,8 +1088,10 @@ int tpgen_stack_folded(struct tpgen_syms *s, char *buf, size_t size, const char 
 			out_str(&o, *comm == ';' ? "_" : comm, 1);
 		first = false;
 	}
+	p = ulen ? proc_get(s, pid, &err) : NULL;
 	for (i = ulen - 1; i >= 0; i--) {
-		tpgen_syms_user(s, pid, ustack[i], &info);
+		if (!p || user_lookup(s, p, ustack[i], &info))
+			info.name = NULL;
 		out_frame(&o, &info, first);
 		first = false;
 	}
@@ -697,15 +1109,18 @@ void tpgen_stack_print(struct tpgen_syms *s, FILE *f, const char *indent, int pi
 		       const unsigned long long *ips, int len)
 {
 	struct tpgen_sym_info info;
+	struct proc *p = NULL;
 	char name[256];
-	int i;
+	int i, err;
 
 	len = stack_len(ips, len);
+	if (pid >= 0 && len)
+		p = proc_get(s, pid, &err);
 	for (i = 0; i < len; i++) {
 		if (pid < 0)
 			tpgen_syms_kernel(s, ips[i], &info);
-		else
-			tpgen_syms_user(s, pid, ips[i], &info);
+		else if (!p || user_lookup(s, p, ips[i], &info))
+			info.name = NULL;
 		tpgen_sym_str(name, sizeof(name), &info, true);
 		fprintf(f, "%s%#llx %s\n", indent, ips[i], name);
 	}

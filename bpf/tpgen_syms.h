@@ -6,13 +6,18 @@
  *
  * - kernel addresses: /proc/kallsyms (root sees the addresses), sorted
  *   once, binary search: "schedule+0x3a", "[unknown]" outside any symbol;
- * - user addresses: the process's mappings (/proc/PID/maps) and the
- *   symbols of the ELF file mapped there (.symtab, else .dynsym, or the
- *   .symtab of its separate debug file under /usr/lib/debug/.build-id),
- *   found through the file offset, so PIE executables and shared
- *   libraries need no load bias of their own. ELF files are read once
- *   (libelf) and shared between processes; mappings are cached per pid
- *   (tpgen_syms_forget() drops a pid that exited);
+ * - user addresses: elfutils' libdwfl reads the process's mappings
+ *   (/proc/PID/maps) and the symbols of the ELF file mapped there
+ *   (.symtab, else .dynsym and .gnu_debugdata, or the .symtab of its
+ *   separate debug file under /usr/lib/debug/.build-id). Mapped files are
+ *   opened through /proc/PID/map_files, non-blocking, and checked (a
+ *   regular ELF file, every size inside it) before they are read. Symbols
+ *   are read once per file (device, inode, size, mtime) and shared between
+ *   processes; a process is checked on each lookup (start time, exe,
+ *   layout), so an exec or a reused pid is read again. Processes and
+ *   files are dropped least recently used first beyond 64 processes or
+ *   128 MiB (TPGEN_SYMS_MAX_PROCS, TPGEN_SYMS_MAX_BYTES at build time);
+ *   tpgen_syms_forget() drops a pid that exited;
  * - output: indented (one frame per line, innermost first, as
  *   libbpf-tools print stacks) or folded ("root;...;leaf", what
  *   flamegraph.pl and other flame graph tools read, a count after it).
@@ -44,7 +49,10 @@ void tpgen_syms_free(struct tpgen_syms *s);
  * error when it cannot be read.
  */
 int tpgen_syms_kernel(struct tpgen_syms *s, unsigned long long addr, struct tpgen_sym_info *info);
-/* An address in process 'pid'. Returns 0, -ENOENT (no symbol, no mapping) or -ESRCH (no such process). */
+/*
+ * An address in process 'pid'. Returns 0, -ENOENT (no symbol, no mapping) or -ESRCH (no such
+ * process). info->name and info->module stay valid until the next call on 's'.
+ */
 int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, struct tpgen_sym_info *info);
 /* Forget what is cached for 'pid' (it exited, or exec'd). */
 void tpgen_syms_forget(struct tpgen_syms *s, int pid);

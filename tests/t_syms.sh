@@ -13,7 +13,7 @@
 cd "$TPGEN_ROOT"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 clang -std=gnu11 -g -O1 $san -Wall -Wextra -Werror -Ibpf tests/syms/syms_check.c bpf/tpgen_syms.c \
-	-lelf -ldl -o "$T/syms_check" || fail "building syms_check failed"
+	-ldw -lelf -llzma -ldl -o "$T/syms_check" || fail "building syms_check failed"
 export ASAN_OPTIONS=detect_leaks=1
 
 "$T/syms_check" self > "$T/self.txt" || { cat "$T/self.txt"; fail "symbolizing our own addresses failed"; }
@@ -36,7 +36,7 @@ cp "$(vmlinux_h)" vmlinux.h
 clang $BPF_CFLAGS -I. -c stack.bpf.c -o stack.bpf.o || fail "the BPF program does not build"
 bpftool gen skeleton stack.bpf.o > stack.skel.h || fail "bpftool gen skeleton failed"
 cc -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -I. -I"$TPGEN_ROOT/bpf" stack.c \
-	"$TPGEN_ROOT/bpf/tpgen_syms.c" -lbpf -lelf -lz -lpthread -o stack || fail "the loader does not build"
+	"$TPGEN_ROOT/bpf/tpgen_syms.c" -lbpf -ldw -lelf -llzma -lz -lpthread -o stack || fail "the loader does not build"
 ./stack > out.txt || { cat out.txt; fail "the loader failed"; }
 cat out.txt
 sleep=$(grep '^folded: tpgen-sleeper;.*;-;.*' out.txt | grep 'do_nanosleep' | head -1)

@@ -237,7 +237,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 
 		err = copy_file(tmpls, names_files[i], files, nr_files);
 	}
-	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libelf) */
+	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libdwfl) */
 	for (i = 0; !err && p->any_stack && i < 2; i++) {
 		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
 

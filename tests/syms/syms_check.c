@@ -5,6 +5,9 @@
  *   syms_check self             symbolizes itself: a function of its own (PIE), getppid of libc
  *                               (from dlsym), a stack folded and indented; prints what it finds
  *                               and exits 1 on a wrong answer
+ *   syms_check user             reads "PID ADDR" lines (ADDR in hex) on stdin, prints each as
+ *                               "ADDR name+0xoff module (err)" at once; at the end of input, its
+ *                               peak memory: "VmHWM: N kB"
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -99,6 +102,37 @@ static int self(void)
 	return bad;
 }
 
+static int user(void)
+{
+	struct tpgen_syms *s = tpgen_syms_new();
+	char line[256];
+	FILE *f;
+
+	if (!s)
+		return 1;
+	while (fgets(line, sizeof(line), stdin)) {
+		struct tpgen_sym_info info;
+		unsigned long long addr;
+		char buf[128];
+		int pid, err;
+
+		if (sscanf(line, "%d %llx", &pid, &addr) != 2)
+			continue;
+		err = tpgen_syms_user(s, pid, addr, &info);
+		tpgen_sym_str(buf, sizeof(buf), &info, true);
+		printf("%llx %s %s (%d)\n", addr, buf, info.module ? info.module : "-", err);
+		fflush(stdout);
+	}
+	tpgen_syms_free(s);
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6))
+			fputs(line, stdout);
+	if (f)
+		fclose(f);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tpgen_syms *s;
@@ -106,6 +140,8 @@ int main(int argc, char **argv)
 
 	if (argc == 2 && !strcmp(argv[1], "self"))
 		return self();
+	if (argc == 2 && !strcmp(argv[1], "user"))
+		return user();
 	if (argc < 3 || strcmp(argv[1], "kernel"))
 		return 2;
 	s = tpgen_syms_new();

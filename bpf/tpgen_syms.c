@@ -269,7 +269,6 @@ struct file_syms {
 struct mod_info {
 	int fd;
 	struct stat st;
-	int err;		/* the file is not one we read: no symbols */
 };
 
 struct vma {
@@ -347,11 +346,14 @@ static unsigned long long xz_size(int fd, unsigned long long off, unsigned long 
  * Whether libelf and libdwfl may read the file open on 'fd': a regular ELF
  * file whose headers, sections and notes lie inside it, within the limits.
  * 'weight': what reading its symbols may cost; 'hdr': what its headers cost.
+ * A separate debug file ('debug') keeps the program headers of its program
+ * but not what they point to: they are not read, not checked.
  */
-static int elf_check(int fd, const struct stat *st, unsigned long long *weight, unsigned long long *hdr)
+static int elf_check(int fd, const struct stat *st, bool debug, unsigned long long *weight, unsigned long long *hdr)
 {
 	unsigned long long fsize = (unsigned long long)st->st_size, w = 0;
 	size_t shnum, phnum, shstrndx, i;
+	bool syms = false, dynamic = false, debugdata = false;
 	GElf_Ehdr eh;
 	int err = -ENOEXEC;
 	Elf *e;
@@ -369,15 +371,18 @@ static int elf_check(int fd, const struct stat *st, unsigned long long *weight, 
 	    !in_file(eh.e_phoff, (unsigned long long)phnum * eh.e_phentsize, fsize))
 		goto out;
 	*hdr = (unsigned long long)shnum * sizeof(GElf_Shdr) + (unsigned long long)phnum * sizeof(GElf_Phdr);
-	for (i = 0; i < phnum; i++) {
+	for (i = 0; i < phnum && !debug; i++) {
 		GElf_Phdr ph;
 
 		if (!gelf_getphdr(e, (int)i, &ph))
 			goto out;
-		if (ph.p_type == PT_NOTE && (ph.p_filesz > MAX_NOTE || !in_file(ph.p_offset, ph.p_filesz, fsize)))
+		/* notes (build ids) and the dynamic section are read whole */
+		if ((ph.p_type == PT_NOTE || ph.p_type == PT_DYNAMIC) &&
+		    (ph.p_filesz > MAX_NOTE || !in_file(ph.p_offset, ph.p_filesz, fsize)))
 			goto out;
-		if (ph.p_type == PT_NOTE)
+		if (ph.p_type == PT_NOTE || ph.p_type == PT_DYNAMIC)
 			*hdr += ph.p_filesz;
+		dynamic |= ph.p_type == PT_DYNAMIC;
 	}
 	if (shnum && shstrndx < shnum) {
 		GElf_Shdr sh;
@@ -398,6 +403,10 @@ static int elf_check(int fd, const struct stat *st, unsigned long long *weight, 
 			continue;
 		if (!in_file(sh.sh_offset, sh.sh_size, fsize))
 			goto out;
+		if ((sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM || sh.sh_type == SHT_STRTAB) &&
+		    (sh.sh_flags & SHF_COMPRESSED))
+			goto out;
+		syms |= sh.sh_type == SHT_SYMTAB || sh.sh_type == SHT_DYNSYM;
 		switch (sh.sh_type) {
 		case SHT_NOTE:
 			if (sh.sh_size > MAX_NOTE)
@@ -421,6 +430,7 @@ static int elf_check(int fd, const struct stat *st, unsigned long long *weight, 
 				if (!n)
 					goto out;
 				w += sh.sh_size + 2 * n;	/* the stream, the ELF file in it */
+				debugdata = true;
 			} else if (name && (!strcmp(name, ".gnu_debuglink") || !strcmp(name, ".gnu_debugaltlink"))) {
 				w += sh.sh_size;
 			}
@@ -428,7 +438,12 @@ static int elf_check(int fd, const struct stat *st, unsigned long long *weight, 
 		}
 	}
 	w += *hdr;
-	if (w <= MAX_FILE_BYTES) {
+	/*
+	 * Without a symbol section libdwfl would look for symbols through
+	 * PT_DYNAMIC, with sizes from the file (DT_STRSZ, hash tables): none,
+	 * unless there is .gnu_debugdata and no PT_DYNAMIC (a static binary).
+	 */
+	if ((syms || (debugdata && !dynamic)) && w <= MAX_FILE_BYTES) {
 		*weight = w;
 		err = 0;
 	}
@@ -441,7 +456,7 @@ out:
  * Open a file for libelf: O_NONBLOCK (a FIFO or a device never blocks
  * the loader), a regular file, checked. Returns the fd (with its stat) or -errno.
  */
-static int open_checked(const char *path, int flags, struct stat *st, unsigned long long *weight,
+static int open_checked(const char *path, int flags, bool debug, struct stat *st, unsigned long long *weight,
 			unsigned long long *hdr)
 {
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
@@ -454,7 +469,7 @@ static int open_checked(const char *path, int flags, struct stat *st, unsigned l
 		close(fd);
 		return err;
 	}
-	err = elf_check(fd, st, weight, hdr);
+	err = elf_check(fd, st, debug, weight, hdr);
 	if (err) {
 		close(fd);
 		return err;
@@ -480,9 +495,9 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata UNUSED, const char *
 	for (i = 0; i < n; i++)
 		snprintf(hex + 2 * i, 3, "%02x", id[i]);
 	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
-	fd = open_checked(path, O_NOFOLLOW, &st, &w, &h);
+	fd = open_checked(path, O_NOFOLLOW, true, &st, &w, &h);
 	if (fd == -ELOOP && realpath(path, real) && !strncmp(real, "/usr/lib/debug/", 15))
-		fd = open_checked(real, O_NOFOLLOW, &st, &w, &h);	/* a link within /usr/lib/debug */
+		fd = open_checked(real, O_NOFOLLOW, true, &st, &w, &h);	/* a link within /usr/lib/debug */
 	if (fd < 0)
 		return -1;
 	if (st.st_uid != 0 || (st.st_mode & 022)) {
@@ -493,12 +508,20 @@ static int find_debuginfo(Dwfl_Module *mod, void **userdata UNUSED, const char *
 	return fd;
 }
 
+static int vma_cmp(const void *a, const void *b)
+{
+	const struct vma *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
 /* The mapping of 'p' that starts at 'start', from /proc/PID/map_files (read once per report). */
 static const struct vma *proc_vma(struct proc *p, unsigned long long start)
 {
+	struct vma key = {};
 	char path[64];
 	struct dirent *d;
-	int cap = 0, i;
+	int cap = 0;
 	DIR *dir;
 
 	if (!p->vmas_read) {
@@ -523,11 +546,10 @@ static const struct vma *proc_vma(struct proc *p, unsigned long long start)
 		}
 		if (dir)
 			closedir(dir);
+		qsort(p->vmas, p->nr_vmas, sizeof(*p->vmas), vma_cmp);
 	}
-	for (i = 0; i < p->nr_vmas; i++)
-		if (p->vmas[i].start == start)
-			return &p->vmas[i];
-	return NULL;
+	key.start = start;
+	return p->nr_vmas ? bsearch(&key, p->vmas, p->nr_vmas, sizeof(*p->vmas), vma_cmp) : NULL;
 }
 
 /*
@@ -553,11 +575,11 @@ static int proc_find_elf(Dwfl_Module *mod UNUSED, void **userdata, const char *n
 	v = proc_vma(p, base);
 	if (v) {
 		snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", p->pid, v->start, v->end);
-		fd = open_checked(path, 0, &st, &weight, &hdr);
+		fd = open_checked(path, 0, false, &st, &weight, &hdr);
 	}
 	if (fd < 0 && fd != -ENOEXEC && strlen(name) < PATH_MAX &&
 	    snprintf(path, sizeof(path), "/proc/%d/root%s", p->pid, name) < (int)sizeof(path))
-		fd = open_checked(path, O_NOFOLLOW, &st, &weight, &hdr);
+		fd = open_checked(path, O_NOFOLLOW, false, &st, &weight, &hdr);
 	if (fd < 0)
 		return -1;
 	/* headers of every module count against the budget; a process that maps too much gets no more */
@@ -602,7 +624,7 @@ static int file_find_elf(Dwfl_Module *mod UNUSED, void **userdata, const char *n
 	if (fd < 0)
 		return -1;
 	/* the file may have changed since: checked again */
-	if (fstat(fd, &st) || st.st_ino != mi->st.st_ino || st.st_dev != mi->st.st_dev || elf_check(fd, &st, &w, &h) ||
+	if (fstat(fd, &st) || st.st_ino != mi->st.st_ino || st.st_dev != mi->st.st_dev || elf_check(fd, &st, false, &w, &h) ||
 	    !(*elfp = elf_begin(fd, ELF_C_READ, NULL))) {
 		close(fd);
 		return -1;
@@ -694,7 +716,7 @@ static struct file_syms *file_syms_get(struct tpgen_syms *s, Dwfl_Module *mod)
 
 	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
 	mi = *ud;
-	if (!mi || mi->err)
+	if (!mi)
 		return NULL;
 	b = file_bucket(&mi->st);
 	for (f = s->files[b]; f; f = f->next)
@@ -751,7 +773,7 @@ static void proc_drop(struct proc *p)
 static int proc_identity(int pid, char *id, size_t size)
 {
 	unsigned long long f[52] = {};
-	char path[64], buf[2048], *p, *end;
+	char path[64], buf[2048], *p, *tok, *save;
 	struct stat st;
 	ssize_t n;
 	int fd, i;
@@ -768,17 +790,9 @@ static int proc_identity(int pid, char *id, size_t size)
 	p = strrchr(buf, ')');	/* the comm may hold spaces and parentheses */
 	if (!p)
 		return -ESRCH;
-	/* fields from 3 (the state) on */
-	for (p += 2, i = 3; i < 52 && *p; i++) {
-		f[i] = strtoull(p, &end, 10);
-		p = end + strspn(end, " ");
-		if (end == p && !*p)
-			break;
-		if (i == 3) {	/* the state is a letter */
-			p += strcspn(p, " ");
-			p += strspn(p, " ");
-		}
-	}
+	/* fields from 3 (the state, a letter: 0) on */
+	for (i = 3, tok = strtok_r(p + 1, " \n", &save); tok && i < 52; tok = strtok_r(NULL, " \n", &save), i++)
+		f[i] = strtoull(tok, NULL, 10);
 	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
 	if (stat(path, &st))
 		memset(&st, 0, sizeof(st));

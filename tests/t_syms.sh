@@ -9,6 +9,9 @@
 # nanosleep() 20 times; the folded line has the sleep path (do_nanosleep,
 # schedule) under the syscall, clock_nanosleep of libc at the user leaf,
 # and the count 20.
+# Stripped libraries, mapped by another process (tests/syms/mapper.c): a
+# static function named from .gnu_debugdata (MiniDebugInfo, xz), and from a
+# separate debug file found by build id under /usr/lib/debug/.build-id.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT"
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
@@ -19,6 +22,50 @@ export ASAN_OPTIONS=detect_leaks=1
 "$T/syms_check" self > "$T/self.txt" || { cat "$T/self.txt"; fail "symbolizing our own addresses failed"; }
 cat "$T/self.txt"
 grep -qx 'folded: syms_check;main;tpgen_syms_marker;\(__\)\?getppid 1' "$T/self.txt" || fail "folded line"
+
+# stripped: names from .gnu_debugdata, and from /usr/lib/debug/.build-id/xx/yyyy.debug
+cc -O1 -g -Wall -Wextra -Werror tests/syms/mapper.c -o "$T/mapper" || fail "building mapper failed"
+cat >"$T/mini.c" <<'EOF2'
+static __attribute__((noinline)) int tpgen_mini_local(int x) { return x * 3 + 1; }
+int tpgen_mini_export(int x) { return tpgen_mini_local(x) + 2; }
+EOF2
+# mapper maps a file flat: the code must be at the file offset of its address (-z separate-code)
+cc -shared -fPIC -O1 -Wl,--build-id=sha1 -Wl,-z,separate-code "$T/mini.c" -o "$T/mini.full" || fail "mini.so"
+addr=$(nm "$T/mini.full" | awk '$3 == "tpgen_mini_local" { print $1 }')
+[ -n "$addr" ] || fail "no tpgen_mini_local in mini.so"
+( cd "$T" && cp mini.full mini.so &&
+	nm -D mini.so --format=posix --defined-only | awk '{ print $1 }' | sort > dynsyms &&
+	nm mini.so --format=posix --defined-only | awk '$2 == "T" || $2 == "t" { print $1 }' | sort > funcsyms &&
+	comm -13 dynsyms funcsyms > keep && objcopy --only-keep-debug mini.so mini.debug &&
+	objcopy -S --remove-section .comment --keep-symbols=keep mini.debug minidebuginfo &&
+	xz -f minidebuginfo && strip --strip-all -R .comment mini.so &&
+	objcopy --add-section .gnu_debugdata=minidebuginfo.xz mini.so && cp mini.full mini.stripped &&
+	strip --strip-all mini.stripped ) || fail "making the stripped libraries failed"
+readelf -S "$T/mini.so" | grep -q '\.symtab' && fail "mini.so has a .symtab"
+base=200000000000
+symbolize() {	# FILE: the address of tpgen_mini_local, named in a process mapping FILE
+	local out=$T/mapper.$$.out
+	"$T/mapper" "$1" $base >"$out" < <(sleep 5) &
+	for i in $(seq 100); do [ -s "$out" ] && break; sleep 0.05; done
+	printf '%s %x\n' "$(cut -d' ' -f1 "$out")" $((0x$base + 0x$addr + 1)) | "$T/syms_check" user | head -1
+	kill $! 2>/dev/null
+	rm -f "$out"
+}
+got=$(symbolize "$T/mini.so")
+echo "minidebuginfo: $got"
+[[ "$got" == *" tpgen_mini_local+0x1 $T/mini.so (0)" ]] || fail "not named from .gnu_debugdata: $got"
+if [ "$(id -u)" = 0 ]; then
+	id=$(readelf -n "$T/mini.full" | awk '/Build ID:/ { print $3 }')
+	dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+	# the build id is of this test's library alone; the file goes at the end, or on a failure
+	trap 'rm -f "$dbg"' EXIT
+	mkdir -p "$(dirname "$dbg")" && install -m 644 "$T/mini.debug" "$dbg" || fail "cannot install $dbg"
+	got=$(symbolize "$T/mini.stripped")
+	rm -f "$dbg"
+	rmdir "$(dirname "$dbg")" 2>/dev/null
+	echo "debug file: $got"
+	[[ "$got" == *" tpgen_mini_local+0x1 $T/mini.stripped (0)" ]] || fail "not named from $dbg: $got"
+fi
 
 require_live
 a=$(awk '$3 == "schedule" { print $1; exit }' /proc/kallsyms)

@@ -234,9 +234,9 @@ static int kallsyms_load(struct symtab *t)
  * counts and sizes under the limits below, .gnu_debugdata decompressed
  * under a limit. Processes and files are kept least recently used first
  * within TPGEN_SYMS_MAX_PROCS processes and TPGEN_SYMS_MAX_BYTES bytes.
- * A process is checked on every lookup (its start time, exe and the
- * layout the kernel gave its image): an exec or a reused pid reads it
- * again.
+ * A process is checked on a lookup (its start time, exe and the layout
+ * the kernel gave its image; once a millisecond at most, so once per
+ * stack): an exec or a reused pid reads it again.
  */
 #ifndef TPGEN_SYMS_MAX_PROCS
 #define TPGEN_SYMS_MAX_PROCS	64
@@ -253,6 +253,7 @@ static int kallsyms_load(struct symtab *t)
 #define MAX_NAME		1024		/* longer symbol names are cut */
 #define MAX_VMAS		(1 << 17)
 #define REREPORT_NS		1000000000ULL	/* an address in no module: maps read again after 1 s */
+#define RECHECK_NS		1000000ULL	/* a process's identity: read again after 1 ms */
 
 /* One ELF file's function symbols, by address in the file (its p_vaddr). */
 struct file_syms {
@@ -283,7 +284,7 @@ struct proc {
 	struct vma *vmas;	/* /proc/PID/map_files, read for proc_find_elf() */
 	int nr_vmas;
 	bool vmas_read;
-	unsigned long long bytes, lru, reported_ns;
+	unsigned long long bytes, lru, reported_ns, checked_ns;
 	struct proc *next;
 };
 
@@ -882,12 +883,19 @@ static struct proc *proc_get(struct tpgen_syms *s, int pid, int *err)
 {
 	unsigned int b = (unsigned int)pid % NR_BUCKETS;
 	char id[sizeof(((struct proc *)0)->id)];
+	unsigned long long now = now_ns();
 	struct proc *p;
 
-	*err = proc_identity(pid, id, sizeof(id));
 	for (p = s->procs[b]; p; p = p->next)
 		if (p->pid == pid)
 			break;
+	/* one check serves the frames of a stack, however they are asked for */
+	if (p && now - p->checked_ns < RECHECK_NS) {
+		p->lru = ++s->tick;
+		*err = p->err;
+		return p;
+	}
+	*err = proc_identity(pid, id, sizeof(id));
 	if (*err) {
 		if (p)
 			proc_unlink(s, p);
@@ -907,6 +915,7 @@ static struct proc *proc_get(struct tpgen_syms *s, int pid, int *err)
 		p->err = -EAGAIN;
 	}
 	p->lru = ++s->tick;
+	p->checked_ns = now;
 	if (p->err == -EAGAIN || strcmp(p->id, id)) {
 		/* new, exec'd, or a new process with the pid */
 		snprintf(p->id, sizeof(p->id), "%s", id);

@@ -13,8 +13,9 @@
  *   opened through /proc/PID/map_files, non-blocking, and checked (a
  *   regular ELF file, every size inside it) before they are read. Symbols
  *   are read once per file (device, inode, size, mtime) and shared between
- *   processes; a process is checked on each lookup (start time, exe,
- *   layout), so an exec or a reused pid is read again. Processes and
+ *   processes; a process is checked on a lookup (start time, exe, layout;
+ *   once a millisecond at most), so an exec or a reused pid is read
+ *   again. Processes and
  *   files are dropped least recently used first beyond 64 processes or
  *   128 MiB (TPGEN_SYMS_MAX_PROCS, TPGEN_SYMS_MAX_BYTES at build time);
  *   tpgen_syms_forget() drops a pid that exited;

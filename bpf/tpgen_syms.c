@@ -95,7 +95,8 @@ static int sym_cmp(const void *a, const void *b, void *strs)
 
 static void symtab_sort(struct symtab *t)
 {
-	qsort_r(t->syms, t->nr, sizeof(*t->syms), sym_cmp, t->str.buf);
+	if (t->nr)
+		qsort_r(t->syms, t->nr, sizeof(*t->syms), sym_cmp, t->str.buf);
 }
 
 static int symtab_add(struct symtab *t, unsigned long long start, unsigned long long size, const char *name,
@@ -650,16 +651,65 @@ static bool file_is(const struct file_syms *f, const struct stat *st)
 	       f->mtime_sec == (long long)st->st_mtim.tv_sec && f->mtime_nsec == (long long)st->st_mtim.tv_nsec;
 }
 
-/* The function symbols of the file of module 'pmod' (low..high in its process), in a Dwfl of their own. */
-static int file_syms_build(struct file_syms *f, Dwfl_Module *pmod, struct mod_info *mi)
-{
-	Dwarf_Addr low, high, bias;
-	Dwfl_Module *mod;
-	const char *name;
-	Dwfl *dwfl;
-	int n, i, err = 0;
+/*
+ * The string sections of an ELF file symbols came from (the file, its
+ * debug file, the one in .gnu_debugdata). libdwfl checks that a name
+ * starts inside its section, not that it ends there: name_ok() does.
+ */
+struct strsecs {
+	Elf *e;
+	int n;
+	struct {
+		uintptr_t start, end;
+	} sec[8];
+};
 
-	name = dwfl_module_info(pmod, NULL, &low, &high, NULL, NULL, NULL, NULL);
+static bool name_ok(struct strsecs *c, int *nr, Elf *e, const char *name)
+{
+	uintptr_t s = (uintptr_t)name;
+	struct strsecs *x = NULL;
+	Elf_Scn *scn = NULL;
+	int i;
+
+	for (i = 0; i < *nr && !x; i++)
+		if (c[i].e == e)
+			x = &c[i];
+	if (!x) {
+		if (*nr == 4)
+			return false;
+		x = &c[(*nr)++];
+		x->e = e;
+		x->n = 0;
+		while ((scn = elf_nextscn(e, scn)) && x->n < 8) {
+			Elf_Data *d;
+			GElf_Shdr sh;
+
+			if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_STRTAB && (d = elf_getdata(scn, NULL)) &&
+			    d->d_buf && d->d_size) {
+				x->sec[x->n].start = (uintptr_t)d->d_buf;
+				x->sec[x->n++].end = (uintptr_t)d->d_buf + d->d_size;
+			}
+		}
+	}
+	for (i = 0; i < x->n; i++)
+		if (s >= x->sec[i].start && s < x->sec[i].end)
+			return memchr(name, '\0', x->sec[i].end - s) != NULL;
+	return false;
+}
+
+/*
+ * The function symbols of the file open in 'mi', mapped at low..high as
+ * module 'name' of a process, in a Dwfl of their own that ends here.
+ */
+static int file_syms_build(struct file_syms *f, const char *name, Dwarf_Addr low, Dwarf_Addr high,
+			   struct mod_info *mi)
+{
+	struct strsecs strsecs[4];
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	Dwfl *dwfl;
+	int n, i, nr_strsecs = 0, err = 0;
+
 	dwfl = dwfl_begin(&file_callbacks);
 	if (!dwfl)
 		return -ENOMEM;
@@ -680,11 +730,13 @@ static int file_syms_build(struct file_syms *f, Dwfl_Module *pmod, struct mod_in
 		GElf_Sym sym;
 		GElf_Addr addr;
 		GElf_Word shndx;
-		const char *s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, NULL, NULL);
+		Elf *e = NULL;
+		const char *s = dwfl_module_getsym_info(mod, i, &sym, &addr, &shndx, &e, NULL);
 		size_t len;
 
-		if (!s || !*s || *s == '@' || !sym.st_value || shndx == SHN_UNDEF ||
-		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+		if (!s || !e || !sym.st_value || shndx == SHN_UNDEF ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC && GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC) ||
+		    !name_ok(strsecs, &nr_strsecs, e, s) || !*s || *s == '@')
 			continue;
 		/* "name@VERSION" (.symtab) as "name"; at one address: global, then weak, then local */
 		len = strnlen(s, MAX_NAME);
@@ -710,12 +762,14 @@ static void file_syms_free(struct file_syms *f)
 /* The symbols of the file of module 'mod' of the current process: kept, else read. */
 static struct file_syms *file_syms_get(struct tpgen_syms *s, Dwfl_Module *mod)
 {
+	Dwarf_Addr low, high;
 	struct mod_info *mi;
 	struct file_syms *f;
+	const char *name;
 	void **ud;
 	unsigned int b;
 
-	dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL);
+	name = dwfl_module_info(mod, &ud, &low, &high, NULL, NULL, NULL, NULL);
 	mi = *ud;
 	if (!mi)
 		return NULL;
@@ -732,7 +786,7 @@ static struct file_syms *file_syms_get(struct tpgen_syms *s, Dwfl_Module *mod)
 		f->size = (long long)mi->st.st_size;
 		f->mtime_sec = (long long)mi->st.st_mtim.tv_sec;
 		f->mtime_nsec = (long long)mi->st.st_mtim.tv_nsec;
-		f->err = file_syms_build(f, mod, mi);
+		f->err = file_syms_build(f, name, low, high, mi);
 		if (f->err) {
 			symtab_free(&f->syms);
 			f->bytes = sizeof(*f);

@@ -17,7 +17,7 @@ for n in "${names[@]}"; do
 	bin=$out/fuzz_$n
 	clang -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-D_GNU_SOURCE -DTPGEN_VERSION='"fuzz"' -Igen -Ibuild \
-		"tests/fuzz/fuzz_$n.c" $(cat "tests/fuzz/fuzz_$n.srcs") -lbpf -lelf -lz -lyaml -o "$bin" ||
+		"tests/fuzz/fuzz_$n.c" $(cat "tests/fuzz/fuzz_$n.srcs") -lbpf -ldw -lelf -llzma -lz -lyaml -o "$bin" ||
 		{ echo "fuzz_$n: build failed"; rc=1; continue; }
 	work=$out/corpus_$n artifacts=$out/findings_$n/
 	mkdir -p "$work" "$artifacts"

@@ -7,7 +7,8 @@
 # - a GNU build-id note with n_descsz 0x80000010 in a sparse 2 GiB file:
 #   the symbolizer stays up, and names a function of the next file;
 # - an exec (same pid, new image at the same address): named from the new
-#   image, not the one cached;
+#   image, not the one cached; the same when the process exits and a new
+#   one gets its pid (/proc/sys/kernel/ns_last_pid);
 # - a mapped file whose path is longer than a line buffer, its tail written
 #   as a /proc/PID/maps line of its own naming a FIFO: no hang, nothing named
 #   from the forged line, the real file named;
@@ -55,6 +56,8 @@ mapper() {
 	local n=$1 fd i
 	shift
 	mkfifo "$W/$n.in"
+	# next_pid: the pid the next process gets (builtins only from here to its fork)
+	[ -n "${next_pid:-}" ] && echo $((next_pid - 1)) >/proc/sys/kernel/ns_last_pid
 	"$@" <"$W/$n.in" >>"$W/$n.out" 2>"$W/$n.err" &
 	mappers+=($!)
 	exec {fd}>"$W/$n.in"
@@ -62,7 +65,8 @@ mapper() {
 	for i in $(seq 100); do [ -s "$W/$n.out" ] && break; sleep 0.05; done
 	read -r mpid _ <"$W/$n.out" || fail "mapper $n did not start: $(cat "$W/$n.err")"
 }
-nobody() { setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups -- "$@"; }
+# as nobody, exec'd in place: the pid of "$!" is the process's
+nobody=(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups --)
 
 # sym BIN 'PID ADDR'...: names the addresses with BIN, 20 s at most
 sym() {
@@ -76,9 +80,9 @@ mkelf buildid "$W/buildid.so"
 mkelf funcs "$W/ok.so" tpgen_ok_fn
 [ "$(stat -c %s "$W/buildid.so")" -gt $((1 << 31)) ] || fail "buildid.so is not 2 GiB"
 [ "$(du -k "$W/buildid.so" | cut -f1)" -le 64 ] || fail "buildid.so is not sparse"
-mapper bid nobody "$W/mapper" "$W/buildid.so" $A
+mapper bid "${nobody[@]}" "$W/mapper" "$W/buildid.so" $A
 bid=$mpid
-mapper ok nobody "$W/mapper" "$W/ok.so" $A
+mapper ok "${nobody[@]}" "$W/mapper" "$W/ok.so" $A
 sym "$T/syms_asan" "$bid $AA" "$mpid $AA" >"$T/buildid.out" 2>"$T/buildid.err"
 rc=$?
 cat "$T/buildid.out"
@@ -90,7 +94,7 @@ echo "ok: a 2 GiB build-id note: no crash, the next file named"
 # exec: the same pid, a new image at the same address
 mkelf funcs "$W/before.so" tpgen_before_fn
 mkelf funcs "$W/after.so" tpgen_after_fn
-mapper exec nobody "$W/mapper" "$W/before.so" $A
+mapper exec "${nobody[@]}" "$W/mapper" "$W/before.so" $A
 epid=$mpid
 mkfifo "$W/q.in" "$W/q.out"
 timeout 30 "$T/syms_asan" user <"$W/q.in" >"$W/q.out" 2>"$T/exec.err" &
@@ -106,6 +110,24 @@ pid2=$(tail -1 "$W/exec.out" | cut -d' ' -f1)
 echo "$epid $AA" >&$qin
 read -r -t 10 after <&$qout
 echo "after exec: $after"
+
+# the process exits; a new one gets its pid (/proc/sys/kernel/ns_last_pid) and maps another file
+mkelf funcs "$W/reused.so" tpgen_reused_fn
+kill "$epid"
+wait "$epid"
+reused=
+for try in $(seq 50); do
+	next_pid=$epid mapper "reuse$try" "${nobody[@]}" "$W/mapper" "$W/reused.so" $A
+	[ "$mpid" = "$epid" ] && { reused=1; break; }
+	kill "$mpid"
+done
+if [ -n "$reused" ]; then
+	echo "$epid $AA" >&$qin
+	read -r -t 10 reuse <&$qout
+	echo "reused pid: $reuse"
+	kill "$epid"	# it holds q.in open too: syms_check would never see its end
+	wait "$epid"
+fi
 exec {qin}>&-
 cat <&$qout >/dev/null
 exec {qout}<&-
@@ -113,6 +135,9 @@ wait $qpid || fail "syms_check failed: $(tail -5 "$T/exec.err")"
 [ "$before" = "$AA tpgen_before_fn+0x10 $W/before.so (0)" ] || fail "before the exec: $before"
 [ "$after" = "$AA tpgen_after_fn+0x10 $W/after.so (0)" ] || fail "after the exec, named from the old image: $after"
 echo "ok: exec: the new image named"
+[ -n "$reused" ] || fail "pid $epid was not given again in 50 tries (got $mpid last)"
+[ "$reuse" = "$AA tpgen_reused_fn+0x10 $W/reused.so (0)" ] || fail "a reused pid named from the old process: $reuse"
+echo "ok: a reused pid: the new process named"
 
 # a path longer than the old reader's line (PATH_MAX + 128), its tail a maps line of a FIFO
 F=3000000
@@ -164,7 +189,7 @@ echo "ok: a path past the line buffer: no hang, the forged line not read"
 
 # a FIFO over a mapped file's path, for a loader without CAP_SYS_ADMIN (no map_files)
 mkelf funcs "$W/under.so" tpgen_under_fn
-mapper under nobody "$W/mapper" "$W/under.so" $A
+mapper under "${nobody[@]}" "$W/mapper" "$W/under.so" $A
 upid=$mpid
 mount --bind "$W/fifo" "$W/under.so" || fail "mount --bind a FIFO over under.so"
 mounted=$W/under.so
@@ -181,7 +206,7 @@ echo "ok: a FIFO at a mapped file's path: no hang"
 
 # 400 symbols naming one 1 MiB string
 mkelf bigstr "$W/bigstr.so" 400 1048576
-mapper big nobody "$W/mapper" "$W/bigstr.so" $A
+mapper big "${nobody[@]}" "$W/mapper" "$W/bigstr.so" $A
 sym "$T/syms_check" "$mpid $AA" >"$T/big.out" || fail "bigstr: syms_check failed"
 cut -c1-60 "$T/big.out"
 grep -q "^$AA AAAAAAAAAA" "$T/big.out" || fail "bigstr.so is not named"
@@ -194,7 +219,7 @@ echo "ok: one 1 MiB string named 400 times: VmHWM $hwm kB"
 q=()
 for i in $(seq 0 11); do
 	mkelf longnames "$W/long$i.so" 8000 1000
-	mapper "ln$i" nobody "$W/mapper" "$W/long$i.so" $A
+	mapper "ln$i" "${nobody[@]}" "$W/mapper" "$W/long$i.so" $A
 	q+=("$mpid $(printf %x $((0x$A + 0x1000 + 4 * (1000 + i))))")
 done
 q+=("${q[0]}")

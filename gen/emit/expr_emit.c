@@ -60,6 +60,9 @@ static bool needs_parens(const struct expr *parent, const struct expr *child, bo
 		return true;
 	if (cp < pp || (right && cp == pp))
 		return true;
+	/* 'a < b < c', 'a == b == c': gcc's -Wparentheses */
+	if ((pp == 6 || pp == 7) && (cp == 6 || cp == 7))
+		return true;
 	if (cp == pp)
 		return false;
 	/* child binds tighter: clang's -Wparentheses warns for these mixes */
@@ -79,16 +82,83 @@ static bool needs_parens(const struct expr *parent, const struct expr *child, bo
 
 static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx);
 
+static bool is_cmp(enum expr_op op)
+{
+	return op >= EX_LT && op <= EX_NE;
+}
+
 static void emit_child(struct strbuf *sb, const struct expr *parent, const struct expr *child, bool right,
 		       const struct expr_emit_ops *ops, void *ctx)
 {
-	bool paren = needs_parens(parent, child, right);
+	/* '(!a) == b', '(!a) | b': gcc's -Wlogical-not-parentheses and -Wparentheses */
+	bool paren = needs_parens(parent, child, right) ||
+		     ((is_cmp(parent->op) || parent->op == EX_BAND || parent->op == EX_BOR ||
+		       parent->op == EX_BXOR) && child->op == EX_LNOT && !child->is_const);
 
 	if (paren)
 		sb_putc(sb, '(');
 	emit_node(sb, child, ops, ctx);
 	if (paren)
 		sb_putc(sb, ')');
+}
+
+/*
+ * An operand of a comparison or of '?:', whose values C converts to 't' (the
+ * usual arithmetic conversions): a constant is written in 't', a signed value
+ * made unsigned is cast as C casts it (what -Wsign-compare asks for).
+ */
+static void emit_converted(struct strbuf *sb, const struct expr *parent, const struct expr *child, bool right,
+			   struct expr_type t, const struct expr_emit_ops *ops, void *ctx)
+{
+	struct expr_type ct = child->t;
+
+	if (child->is_const) {
+		emit_const(sb, child->num, t);
+		return;
+	}
+	if (ct.size < 4)
+		ct.is_signed = true;	/* promoted to int */
+	if (ct.is_signed && !t.is_signed) {
+		bool paren = is_binary(child);
+
+		sb_printf(sb, "(%s)%s", expr_ctype(&t), paren ? "(" : "");
+		emit_node(sb, child, ops, ctx);
+		if (paren)
+			sb_putc(sb, ')');
+		return;
+	}
+	emit_child(sb, parent, child, right, ops, ctx);
+}
+
+/* The type C compares 'a' and 'b' in */
+static struct expr_type common_type(struct expr_type a, struct expr_type b)
+{
+	if (a.size < 4)
+		a = (struct expr_type){ .kind = ET_INT, .size = 4, .is_signed = true };
+	if (b.size < 4)
+		b = (struct expr_type){ .kind = ET_INT, .size = 4, .is_signed = true };
+	if (a.size != b.size)
+		return a.size > b.size ? a : b;
+	a.is_signed = a.is_signed && b.is_signed;
+	return a;
+}
+
+/* An operand of '!', '&&', '||' or the test of '?:' */
+static void emit_bool(struct strbuf *sb, const struct expr *parent, const struct expr *child,
+		      bool right, const struct expr_emit_ops *ops, void *ctx)
+{
+	if (child->is_const && parent->op != EX_COND) {
+		/* clang's -Wconstant-logical-operand: '&& 4' is '&& 1' */
+		sb_puts(sb, child->num ? "1" : "0");
+		return;
+	}
+	if (expr_int_in_bool(child)) {
+		sb_putc(sb, '(');
+		emit_node(sb, child, ops, ctx);
+		sb_puts(sb, ") != 0");
+		return;
+	}
+	emit_child(sb, parent, child, right, ops, ctx);
 }
 
 static void emit_str_cmp(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx)
@@ -120,11 +190,21 @@ static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr
 	case EX_REF:
 		ops->value(ctx, sb, e->ref);
 		return;
-	case EX_NEG:
-	case EX_BNOT:
 	case EX_LNOT:
+		if (expr_int_in_bool(e->a)) {
+			sb_putc(sb, '(');
+			emit_node(sb, e->a, ops, ctx);
+			sb_puts(sb, ") == 0");
+			return;
+		}
+		/* fall through */
+	case EX_NEG:
+	case EX_POS:
+	case EX_BNOT:
 		sb_puts(sb, expr_op_text(e->op));
-		if (is_binary(e->a) && !e->a->is_const) {
+		/* '-(-a)', not '--a' (a decrement) */
+		if (!e->a->is_const && (is_binary(e->a) || ((e->op == EX_NEG || e->op == EX_POS) &&
+							   (e->a->op == EX_NEG || e->a->op == EX_POS)))) {
 			sb_putc(sb, '(');
 			emit_node(sb, e->a, ops, ctx);
 			sb_putc(sb, ')');
@@ -133,11 +213,17 @@ static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr
 		}
 		return;
 	case EX_COND:
-		emit_child(sb, e, e->a, false, ops, ctx);
+		if (expr_int_in_bool(e->a)) {
+			sb_putc(sb, '(');
+			emit_bool(sb, e, e->a, false, ops, ctx);
+			sb_putc(sb, ')');
+		} else {
+			emit_child(sb, e, e->a, false, ops, ctx);
+		}
 		sb_puts(sb, " ? ");
-		emit_child(sb, e, e->b, false, ops, ctx);
+		emit_converted(sb, e, e->b, false, e->t, ops, ctx);
 		sb_puts(sb, " : ");
-		emit_child(sb, e, e->c, false, ops, ctx);
+		emit_converted(sb, e, e->c, false, e->t, ops, ctx);
 		return;
 	default:
 		break;
@@ -155,13 +241,23 @@ static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr
 		sb_putc(sb, ')');
 		return;
 	}
+	if (e->op == EX_LAND || e->op == EX_LOR) {
+		emit_bool(sb, e, e->a, false, ops, ctx);
+		sb_printf(sb, " %s ", expr_op_text(e->op));
+		emit_bool(sb, e, e->b, true, ops, ctx);
+		return;
+	}
+	if (is_cmp(e->op)) {
+		struct expr_type t = common_type(e->a->t, e->b->t);
+
+		emit_converted(sb, e, e->a, false, t, ops, ctx);
+		sb_printf(sb, " %s ", expr_op_text(e->op));
+		emit_converted(sb, e, e->b, true, t, ops, ctx);
+		return;
+	}
 	emit_child(sb, e, e->a, false, ops, ctx);
 	sb_printf(sb, " %s ", expr_op_text(e->op));
-	/* a number against a value is taken in the value's width, as the kernel's filters do */
-	if (e->b->is_const && !e->a->is_const && expr_prec(e->op) >= 6 && expr_prec(e->op) <= 7)
-		emit_const(sb, e->b->num, e->a->t);
-	else
-		emit_child(sb, e, e->b, true, ops, ctx);
+	emit_child(sb, e, e->b, true, ops, ctx);
 }
 
 void expr_emit(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx)
@@ -187,7 +283,19 @@ void expr_emit_not(struct strbuf *sb, const struct expr *e, const struct expr_em
 	};
 
 	if (!e->is_const && e->op == EX_LNOT) {
+		if (expr_int_in_bool(e->a)) {
+			sb_putc(sb, '(');
+			emit_node(sb, e->a, ops, ctx);
+			sb_puts(sb, ") != 0");
+			return;
+		}
 		emit_node(sb, e->a, ops, ctx);
+		return;
+	}
+	if (expr_int_in_bool(e)) {
+		sb_putc(sb, '(');
+		emit_node(sb, e, ops, ctx);
+		sb_puts(sb, ") == 0");
 		return;
 	}
 	if (!e->is_const && e->op >= EX_LT && e->op <= EX_NE && e->b->op != EX_STR) {

@@ -26,7 +26,7 @@ struct parser {
 	enum tok tok;
 	size_t tok_off;
 	enum expr_op op;	/* T_OP */
-	bool unary_ok;		/* T_OP: '-', '!' or '~' */
+	bool unary_ok;		/* T_OP: '-', '+', '!' or '~' */
 	char *text;		/* T_NUM, T_STR, T_NAME, T_BARE */
 	int depth;
 	int nodes;
@@ -242,6 +242,9 @@ static int next(struct parser *p)
 		p->pos++;
 		return 0;
 	}
+	if ((s[i] == '-' || s[i] == '+') && s[i + 1] == s[i])
+		return perr(p, i, "'%c%c' is C's %s, not two signs: write '%c(%cx)'", s[i], s[i],
+			    s[i] == '-' ? "decrement" : "increment", s[i], s[i]);
 	for (size_t k = 0; k < ARRAY_SIZE(ops); k++) {
 		size_t n = strlen(ops[k].s);
 
@@ -343,9 +346,10 @@ static int parse_unary(struct parser *p, struct expr **out)
 		return perr(p, off, "expression is nested more than %d levels deep", EXPR_MAX_DEPTH);
 	switch (p->tok) {
 	case T_OP:
-		if (p->op != EX_SUB && p->op != EX_LNOT && p->op != EX_GLOB)
+		if (p->op != EX_SUB && p->op != EX_ADD && p->op != EX_LNOT && p->op != EX_GLOB)
 			return perr(p, off, "expected a value, found an operator");
-		e = node(p, p->op == EX_SUB ? EX_NEG : p->op == EX_LNOT ? EX_LNOT : EX_BNOT, off);
+		e = node(p, p->op == EX_SUB ? EX_NEG : p->op == EX_ADD ? EX_POS :
+			 p->op == EX_LNOT ? EX_LNOT : EX_BNOT, off);
 		err = next(p);
 		if (!err)
 			err = parse_unary(p, &e->a);

@@ -32,7 +32,7 @@ const char *expr_op_text(enum expr_op op)
 		[EX_MOD] = "%", [EX_ADD] = "+", [EX_SUB] = "-", [EX_SHL] = "<<", [EX_SHR] = ">>",
 		[EX_LT] = "<", [EX_LE] = "<=", [EX_GT] = ">", [EX_GE] = ">=", [EX_EQ] = "==",
 		[EX_NE] = "!=", [EX_BAND] = "&", [EX_BXOR] = "^", [EX_BOR] = "|", [EX_LAND] = "&&",
-		[EX_LOR] = "||",
+		[EX_LOR] = "||", [EX_POS] = "+",
 	};
 
 	return s[op];
@@ -104,14 +104,50 @@ static bool fits(unsigned long long v, bool v_signed, struct expr_type t)
 	return bits >= 64 || v < (1ULL << bits);
 }
 
-static int parse_number(const char *s, unsigned long long *v)
+/*
+ * An integer constant as C11 6.4.4.1 reads and types it (LP64): decimal
+ * without 'u' is int, long; hex and octal are int, unsigned int, long,
+ * unsigned long; 'u' makes it unsigned, 'l'/'ll' at least 64 bits. A decimal
+ * too large for long (C makes it __int128, or warns) is refused.
+ */
+static int parse_number(const char *s, unsigned long long *v, struct expr_type *t)
 {
+	bool hex_oct = s[0] == '0' && s[1], u = false;
+	int l = 0;
 	char *end;
 
 	errno = 0;
 	*v = strtoull(s, &end, 0);
-	if (errno || *end)
+	if (errno || end == s)
 		return -EINVAL;
+	for (const char *q = end; *q; ) {
+		if ((*q == 'u' || *q == 'U') && !u) {
+			u = true;
+			q++;
+		} else if ((*q == 'l' || *q == 'L') && !l) {
+			l = q[1] == q[0] ? 2 : 1;
+			q += l;
+		} else {
+			return -EINVAL;
+		}
+	}
+	t->kind = ET_INT;
+	t->is_ptr = false;
+	if (!l && !u && *v <= INT_MAX) {
+		t->size = 4;
+		t->is_signed = true;
+	} else if (!l && (u || hex_oct) && *v <= UINT_MAX) {
+		t->size = 4;
+		t->is_signed = false;
+	} else if (!u && *v <= LLONG_MAX) {
+		t->size = 8;
+		t->is_signed = true;
+	} else if (u || hex_oct) {
+		t->size = 8;
+		t->is_signed = false;
+	} else {
+		return -ERANGE;
+	}
 	return 0;
 }
 
@@ -200,6 +236,241 @@ static int check_const_fits(struct checker *c, struct expr *k, const struct expr
 	return 0;
 }
 
+/* ---- comparisons C knows the answer of ----------------------------------- */
+
+typedef __int128 wide;
+
+/* 0 or 1, as C's compilers see it: a test, '+', '& | ^' and '?:' of tests */
+static bool is_truth(const struct expr *e)
+{
+	if (e->is_const)
+		return e->num <= 1;
+	switch (e->op) {
+	case EX_LT: case EX_LE: case EX_GT: case EX_GE: case EX_EQ: case EX_NE: case EX_GLOB:
+	case EX_LNOT: case EX_LAND: case EX_LOR:
+		return true;
+	case EX_POS:
+		return is_truth(e->a);
+	case EX_BAND: case EX_BOR: case EX_BXOR:
+		return is_truth(e->a) && is_truth(e->b);
+	case EX_COND:
+		return is_truth(e->b) && is_truth(e->c);
+	default:
+		return false;
+	}
+}
+
+static wide type_min(struct expr_type t)
+{
+	return t.is_signed ? -((wide)1 << (t.size * 8 - 1)) : 0;
+}
+
+static wide type_max(struct expr_type t)
+{
+	return t.is_signed ? ((wide)1 << (t.size * 8 - 1)) - 1 : ((wide)1 << (t.size * 8)) - 1;
+}
+
+static wide as_wide(unsigned long long v, struct expr_type t)
+{
+	v = expr_in_type(v, t);
+	return t.is_signed ? (wide)(long long)v : (wide)v;
+}
+
+static void value_range(const struct expr *e, wide *lo, wide *hi);
+
+/*
+ * '~x' of a u8 or u16 (or what C narrows to one: 'u8 | 5'; or a u32 made
+ * 64 bits): x is widened first, so its high bits are ones, never 0. Its
+ * width in bits, or 0.
+ */
+static unsigned int narrow_unsigned_not(const struct expr *e)
+{
+	wide lo, hi;
+
+	if (e->is_const || e->op != EX_BNOT)
+		return 0;
+	value_range(e->a, &lo, &hi);
+	if (lo < 0)
+		return 0;
+	for (unsigned int bits = 8; bits < e->t.size * 8; bits *= 2)
+		if (hi < ((wide)1 << bits))
+			return bits;
+	return 0;
+}
+
+static bool not_of_narrow_unsigned(const struct expr *e)
+{
+	return narrow_unsigned_not(e) != 0;
+}
+
+/* What C knows of a value's range: a truth value is 0 or 1, a value read is its type's (before promotion) */
+static void value_range(const struct expr *e, wide *lo, wide *hi)
+{
+	if (is_truth(e)) {
+		*lo = 0;
+		*hi = 1;
+		return;
+	}
+	if (not_of_narrow_unsigned(e)) {
+		*lo = -((wide)1 << narrow_unsigned_not(e));
+		*hi = -1;
+		return;
+	}
+	if (e->is_const) {
+		*lo = *hi = as_wide(e->num, e->t);
+		return;
+	}
+	if (e->op == EX_COND) {
+		/* either branch (the one a constant test picks), unless C makes a negative one unsigned */
+		wide blo, bhi, clo, chi;
+
+		value_range(e->a->num ? e->b : e->c, &blo, &bhi);
+		if (!e->a->is_const) {
+			value_range(e->c, &clo, &chi);
+			blo = blo < clo ? blo : clo;
+			bhi = bhi > chi ? bhi : chi;
+		}
+		if (blo >= 0 || e->t.is_signed) {
+			*lo = blo;
+			*hi = bhi;
+			return;
+		}
+	}
+	if (e->op == EX_BAND || e->op == EX_BOR || e->op == EX_BXOR) {
+		/* what the compilers narrow: bits of values that are never negative */
+		wide alo, ahi, blo, bhi, top = 1;
+
+		value_range(e->a, &alo, &ahi);
+		value_range(e->b, &blo, &bhi);
+		if (e->op == EX_BAND && (alo >= 0 || blo >= 0)) {
+			*lo = 0;
+			*hi = alo >= 0 && blo >= 0 ? (ahi < bhi ? ahi : bhi) : alo >= 0 ? ahi : bhi;
+			return;
+		}
+		if (e->op != EX_BAND && alo >= 0 && blo >= 0) {
+			while (top <= ahi || top <= bhi)
+				top <<= 1;
+			*lo = 0;
+			*hi = top - 1;
+			return;
+		}
+	}
+	*lo = type_min(e->t);
+	*hi = type_max(e->t);
+}
+
+static bool same_expr(const struct expr *a, const struct expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->op != b->op || a->is_const != b->is_const)
+		return false;
+	if (a->is_const)
+		return a->num == b->num && a->t.size == b->t.size && a->t.is_signed == b->t.is_signed;
+	if (a->op == EX_REF)
+		return a->ref == b->ref;
+	if (a->op == EX_STR)
+		return false;
+	return same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c);
+}
+
+/*
+ * A comparison whose answer C knows ('len < 0' on an unsigned, 'mode == -1'
+ * on a u16, '(a < b) == 2', 'a == a'): the compilers warn, and the filter
+ * would test nothing. Refused, with the reason.
+ */
+static int check_cmp_known(struct checker *c, struct expr *e)
+{
+	const struct expr *k = e->b, *v = e->a;
+	struct expr_type t = usual(e->a->t, e->b->t);
+	wide lo, hi, klo, khi;
+	int res = -1;	/* always false (0), always true (1), or not known (-1) */
+	char text[64];
+
+	if (!e->a->is_const && !e->b->is_const && same_expr(e->a, e->b) && e->a->t.kind == ET_INT) {
+		bool eq = e->op == EX_EQ || e->op == EX_LE || e->op == EX_GE;
+
+		return cerr(c, e->off, "'%s' compares a value with itself: always %s", expr_op_text(e->op),
+			    eq ? "true" : "false");
+	}
+	if (e->a->is_const && e->b->is_const)
+		return 0;
+	if (e->a->is_const) {
+		k = e->a;
+		v = e->b;
+	} else if (!e->b->is_const) {
+		k = NULL;
+	}
+	if (k && (e->op == EX_EQ || e->op == EX_NE) && (v->op == EX_BAND || v->op == EX_BOR) &&
+	    (v->a->is_const || v->b->is_const)) {
+		/* '(x & 4) == 8', '(x | 4) == 2': clang's -Wtautological-bitwise-compare */
+		unsigned long long m = v->a->is_const ? v->a->num : v->b->num, kv = expr_in_type(k->num, t);
+
+		m = expr_in_type(m, t);
+		if (v->op == EX_BAND ? (kv & ~m) != 0 : (m & ~kv) != 0)
+			return cerr(c, k->off, "'%s' is always %s: '%s' with %#llx never gives %#llx",
+				    expr_op_text(e->op), e->op == EX_NE ? "true" : "false", expr_op_text(v->op),
+				    m, kv);
+	}
+	value_range(v, &lo, &hi);
+	if (k) {
+		klo = khi = as_wide(k->num, t);
+	} else {
+		value_range(v == e->a ? e->b : e->a, &klo, &khi);
+		if (klo < 0 && !t.is_signed)
+			return 0;
+	}
+	if (lo < 0 && !t.is_signed)
+		return 0;	/* C makes the value unsigned: it wraps, and is not known */
+	/* as 'v OP k' */
+	switch (v == e->b ? (e->op == EX_LT ? EX_GT : e->op == EX_GT ? EX_LT : e->op == EX_LE ? EX_GE :
+			     e->op == EX_GE ? EX_LE : e->op) : e->op) {
+	case EX_LT: res = hi < klo ? 1 : lo >= khi ? 0 : -1; break;
+	case EX_LE: res = hi <= klo ? 1 : lo > khi ? 0 : -1; break;
+	case EX_GT: res = lo > khi ? 1 : hi <= klo ? 0 : -1; break;
+	case EX_GE: res = lo >= khi ? 1 : hi < klo ? 0 : -1; break;
+	case EX_EQ: res = khi < lo || klo > hi ? 0 : -1; break;
+	case EX_NE: res = khi < lo || klo > hi ? 1 : -1; break;
+	default: break;
+	}
+	if (res >= 0 && !k)
+		return cerr(c, e->off, "'%s' is always %s here: the values of its two sides do not overlap "
+			    "(C promotes '~' of an unsigned u8/u16 to a negative int; a test gives 0 or 1)",
+			    expr_op_text(e->op), res ? "true" : "false");
+	if (res < 0)
+		return 0;
+	const_text(k, text, sizeof(text));
+	if (is_truth(v))
+		return cerr(c, k->off, "a comparison with %s is always %s: '%s' gives 0 or 1", text,
+			    res ? "true" : "false", expr_op_text(v->op));
+	return cerr(c, k->off, "a comparison with %s is always %s in C: %s%s%s is %s%u bits (%lld to %llu)",
+		    text, res ? "true" : "false", v->op == EX_REF ? "'" : "", v->op == EX_REF ? v->text : "the value",
+		    v->op == EX_REF ? "'" : "", v->t.is_signed ? "signed, " : "unsigned, ", v->t.size * 8,
+		    (long long)lo, (unsigned long long)hi);
+}
+
+/* A value tested as true or false ('!x', 'x && y', 'x ? :', a filter) */
+static int check_truth(struct checker *c, const struct expr *e)
+{
+	int err;
+
+	while (!e->is_const && (e->op == EX_POS || e->op == EX_NEG))
+		e = e->a;
+	if (!e->is_const && e->op == EX_COND) {
+		/* the compilers test the branches */
+		err = e->a->is_const && !e->a->num ? 0 : check_truth(c, e->b);
+		if (!err && !(e->a->is_const && e->a->num))
+			err = check_truth(c, e->c);
+		return err;
+	}
+	if (!e->is_const && e->op == EX_BOR && ((e->a->is_const && e->a->num) || (e->b->is_const && e->b->num)))
+		return cerr(c, e->off, "'|' with a constant that is not 0 is never 0: as a test it is always true");
+	if (not_of_narrow_unsigned(e))
+		return cerr(c, e->off, "'~' of a %u-bit unsigned value is never 0 (C widens it to %u bits "
+			    "first): as a test it is always true", narrow_unsigned_not(e), e->t.size * 8);
+	return 0;
+}
+
 static unsigned long long fold(const struct expr *e, int *err)
 {
 	unsigned long long a = e->a ? e->a->num : 0, b = e->b ? e->b->num : 0;
@@ -207,6 +478,7 @@ static unsigned long long fold(const struct expr *e, int *err)
 
 	switch (e->op) {
 	case EX_NEG: return -a;
+	case EX_POS: return a;
 	case EX_BNOT: return ~a;
 	case EX_LNOT: return !a;
 	case EX_MUL: return a * b;
@@ -265,13 +537,14 @@ static int check(struct checker *c, struct expr *e)
 
 	switch (e->op) {
 	case EX_NUM:
-		if (parse_number(e->text, &e->num))
-			return cerr(c, e->off, "'%s' is not a number (decimal, 0x hex or 0 octal, at most 64 bits)",
-				    e->text);
+		err = parse_number(e->text, &e->num, &e->t);
+		if (err == -ERANGE)
+			return cerr(c, e->off, "%s is too large for a signed decimal constant (C would make it "
+				    "unsigned, with a warning): write %su or 0x%llx", e->text, e->text, e->num);
+		if (err)
+			return cerr(c, e->off, "'%s' is not a number (decimal, 0x hex or 0 octal, at most 64 bits, "
+				    "with C's suffixes u, l, ul, ll, ull)", e->text);
 		e->is_const = true;
-		e->t = e->num <= INT_MAX ? t_int : e->num <= LLONG_MAX ?
-			(struct expr_type){ .kind = ET_INT, .size = 8, .is_signed = true } :
-			(struct expr_type){ .kind = ET_INT, .size = 8 };
 		return 0;
 	case EX_STR:
 		return cerr(c, e->off, "a string can only be compared with a string value (==, != or ~)");
@@ -282,13 +555,19 @@ static int check(struct checker *c, struct expr *e)
 		e->ref = id;
 		return 0;
 	case EX_NEG:
+	case EX_POS:
 	case EX_BNOT:
 	case EX_LNOT:
 		err = check(c, e->a);
 		if (!err)
-			err = check_int(c, e->a, e->op == EX_LNOT ? "'!'" : e->op == EX_NEG ? "'-'" : "'~'");
+			err = check_int(c, e->a, e->op == EX_LNOT ? "'!'" : e->op == EX_BNOT ? "'~'" :
+					e->op == EX_NEG ? "'-'" : "'+'");
 		if (!err && e->op != EX_LNOT)
 			err = check_not_ptr(c, e->a, e->op);
+		if (!err && e->op == EX_LNOT)
+			err = check_truth(c, e->a);
+		if (!err && e->op == EX_BNOT && is_truth(e->a) && !e->a->is_const)
+			err = cerr(c, e->off, "'~' of a truth value (0 or 1) is -1 or -2, never 0: did you mean '!'?");
 		if (err)
 			return err;
 		e->t = e->op == EX_LNOT ? t_int : promote(e->a->t);
@@ -320,6 +599,8 @@ static int check(struct checker *c, struct expr *e)
 			err = check(c, e->a);
 			if (!err)
 				err = check_int(c, e->a, "'?'");
+			if (!err)
+				err = check_truth(c, e->a);
 			if (err)
 				return err;
 			err = check(c, e->b);
@@ -364,11 +645,18 @@ static int check(struct checker *c, struct expr *e)
 				err = check_const_fits(c, e->b, e->a);
 			else if (e->a->is_const && !e->b->is_const)
 				err = check_const_fits(c, e->a, e->b);
+			if (!err)
+				err = check_cmp_known(c, e);
 			if (err)
 				return err;
 			e->t = t_int;
 			break;
 		case EX_LAND: case EX_LOR:
+			err = check_truth(c, e->a);
+			if (!err)
+				err = check_truth(c, e->b);
+			if (err)
+				return err;
 			e->t = t_int;
 			break;
 		case EX_SHL: case EX_SHR:
@@ -395,6 +683,40 @@ constant:
 	return 0;
 }
 
+bool expr_int_in_bool(const struct expr *e)
+{
+	/* the compilers look through signs: '-x' is 0 when x is */
+	while (!e->is_const && (e->op == EX_POS || e->op == EX_NEG))
+		e = e->a;
+	return !e->is_const && (e->op == EX_MUL || e->op == EX_SHL || e->op == EX_COND);
+}
+
+/*
+ * A condition's conjuncts (printed one by one, each tested as a truth value)
+ * that are a product, a shift or a '?:': 'x != 0', as gcc's
+ * -Wint-in-bool-context wants, the same test.
+ */
+static void conjuncts_as_tests(struct expr *e)
+{
+	struct expr *v, *zero;
+
+	if (e->is_const)
+		return;
+	if (e->op == EX_LAND) {
+		conjuncts_as_tests(e->a);
+		conjuncts_as_tests(e->b);
+		return;
+	}
+	if (!expr_int_in_bool(e))
+		return;
+	v = xmalloc(sizeof(*v));
+	*v = *e;
+	zero = xcalloc(1, sizeof(*zero));
+	*zero = (struct expr){ .op = EX_NUM, .off = e->off, .text = xstrdup("0"), .t = v->t, .is_const = true,
+			       .ref = -1, .lit = -1 };
+	*e = (struct expr){ .op = EX_NE, .a = v, .b = zero, .off = e->off, .t = t_int, .ref = -1, .lit = -1 };
+}
+
 int expr_check(struct expr *e, const struct spec *s, const struct spec_str *src, bool cond,
 	       expr_resolve_fn resolve, void *ctx, struct expr_lits *lits)
 {
@@ -403,6 +725,10 @@ int expr_check(struct expr *e, const struct spec *s, const struct spec_str *src,
 
 	if (!err && e->t.kind == ET_STR && cond)
 		return cerr(&c, e->off, "a condition needs a comparison, and '%s' is a string", e->text);
+	if (!err && cond)
+		err = check_truth(&c, e);
+	if (!err && cond)
+		conjuncts_as_tests(e);
 	return err;
 }
 

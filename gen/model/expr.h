@@ -11,13 +11,17 @@
  *   rel   := shift ( ('<'|'<='|'>'|'>=') shift )*
  *   shift := add ( ('<<'|'>>') add )*     add  := mul ( ('+'|'-') mul )*
  *   mul   := unary ( ('*'|'/'|'%') unary )*
- *   unary := ('!'|'-'|'~') unary | '(' cond ')' | NUMBER | STRING | NAME
+ *   unary := ('!'|'-'|'+'|'~') unary | '(' cond ')' | NUMBER | STRING | NAME
+ *   NUMBER:= C's integer constants: decimal, 0x hex, 0 octal, suffixes u l ul ll ull,
+ *            typed as C11 6.4.4.1 types them ('--' and '++' are refused: C's
+ *            decrement and increment)
  *   NAME  := ident ( ('.'|'->') ident )*
  *
  * Values keep their C type (width and sign), so the generated C computes
- * exactly what C would; a number compared with a value is checked to fit
- * it and, as in the kernel's filters, taken in its width (-1 on a u32 is
- * 0xffffffff).
+ * exactly what C would (tests/t_expr_c.sh compares the two); a number
+ * compared with a value is checked to fit it (-1 on a u32 is 0xffffffff, in
+ * C as in the kernel's filters), and a comparison C knows the answer of
+ * ('mode == -1' on a u16, 'len < 0' on an unsigned, 'a == a') is refused.
  */
 #ifndef __TPGEN_EXPR_H
 #define __TPGEN_EXPR_H
@@ -33,6 +37,7 @@ enum expr_op {
 	EX_MUL, EX_DIV, EX_MOD, EX_ADD, EX_SUB, EX_SHL, EX_SHR,
 	EX_LT, EX_LE, EX_GT, EX_GE, EX_EQ, EX_NE, EX_GLOB,
 	EX_BAND, EX_BXOR, EX_BOR, EX_LAND, EX_LOR, EX_COND,
+	EX_POS,		/* unary '+': C's promotion */
 };
 
 enum expr_kind { ET_INT, ET_STR };
@@ -79,6 +84,8 @@ void expr_free(struct expr *e);
 void expr_refs(const struct expr *e, int **refs, int *nr);
 /* A '~' whose pattern is "abc*": a prefix test, not a glob (tpgen_prefix()). */
 bool expr_glob_is_prefix(const struct expr *e);
+/* A product, shift or '?:' (under signs): as a truth value, gcc's -Wint-in-bool-context wants 'x != 0' */
+bool expr_int_in_bool(const struct expr *e);
 /* A bare reference's name, or NULL when 'e' computes something. */
 const char *expr_ref_name(const struct expr *e);
 

@@ -287,7 +287,10 @@ int main(int argc, char **argv)
 		struct spec s = {};
 		struct spec_str src = {};
 		struct expr *e = NULL;
-		struct strbuf text, out, not;
+		struct strbuf text, out, not, cond;
+		struct expr_type t;
+		unsigned long long num;
+		bool is_const;
 		int err;
 
 		sb_init(&text);
@@ -313,22 +316,46 @@ int main(int argc, char **argv)
 		}
 		sb_init(&out);
 		sb_init(&not);
+		sb_init(&cond);
 		expr_emit(&out, e, &ops, NULL);
+		t = e->t;
+		is_const = e->is_const;
+		num = e->num;
+		/* the same as a condition (a filter) */
+		expr_free(e);
+		e = NULL;
+		if (expr_parse(&s, &src, &e) || expr_check(e, &s, &src, true, resolve, &s, &lits)) {
+			/* '~u8a': a value, never a test */
+			refused++;
+			if (getenv("EXPRC_REFUSED"))
+				fprintf(stderr, "refused as a condition: %s\n", text.buf);
+			sb_free(&out);
+			sb_free(&not);
+			sb_free(&cond);
+			expr_free(e);
+			expr_lits_free(&lits);
+			sb_free(&text);
+			continue;
+		}
 		expr_emit_not(&not, e, &ops, NULL);
-		fprintf(fw, "void w%d(const struct vals *v, struct result *r) { VARS; EVAL(%s); }\n",
-			accepted, text.buf);
-		fprintf(fe, "void e%d(const struct vals *v, struct result *r) { VARS; EVAL(%s);\n"
-			"\tif (%s)\n\t\tr->cond = 0;\n\telse\n\t\tr->cond = 1;\n}\n", accepted, out.buf, not.buf);
+		expr_emit(&cond, e, &ops, NULL);
+		fprintf(fw, "void w%d(const struct vals *v, struct result *r) { VARS; EVAL(%s); TRUTH(%s); }\n",
+			accepted, text.buf, text.buf);
+		fprintf(fe, "void e%d(const struct vals *v, struct result *r)\n{\n\tVARS;\n\tEVAL(%s);\n"
+			"\tif (%s)\n\t\tr->cond = 0;\n\telse\n\t\tr->cond = 1;\n"
+			"\tif (!(%s))\n\t\tr->cond2 = 0;\n\telse\n\t\tr->cond2 = 1;\n}\n",
+			accepted, out.buf, not.buf, cond.buf);
 		fprintf(fd, "void w%d(const struct vals *, struct result *), e%d(const struct vals *, struct result *);\n",
 			accepted, accepted);
 		fprintf(ft, "\t{ w%d, e%d, ", accepted, accepted);
 		c_text(ft, text.buf);
 		fputs(", ", ft);
 		c_text(ft, out.buf);
-		fprintf(ft, ", %u, %s, %d, %lluULL },\n", e->t.size, sgn_name(&e->t), e->is_const, e->num);
+		fprintf(ft, ", %u, %s, %d, %lluULL },\n", t.size, sgn_name(&t), is_const, num);
 		accepted++;
 		sb_free(&out);
 		sb_free(&not);
+		sb_free(&cond);
 		expr_free(e);
 		expr_lits_free(&lits);
 		sb_free(&text);

@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 				what = "tpgen's folded constant";
 			else if (w.cond != e.cond)
 				what = "the condition (tpgen's negation)";
+			else if (w.cond2 != e.cond2)
+				what = "the condition (as a filter's test)";
 			if (!what)
 				continue;
 			fprintf(stderr, "FAIL (seed %llu, case %d): %s differs\n  expression: %s\n  tpgen's C:  %s\n"

@@ -28,7 +28,8 @@ struct result {
 	unsigned long long val;
 	unsigned int size;
 	int sgn;
-	int cond;
+	int cond;	/* tpgen's negated condition (a filter of one test), inverted */
+	int cond2;	/* tpgen's condition in '!(...)' (a filter of several tests) */
 };
 
 #define VARS								\
@@ -50,8 +51,9 @@ struct result {
 		r->val = (unsigned long long)(X);			\
 		r->size = sizeof(X);					\
 		r->sgn = SIGNED(X);					\
-		r->cond = (X) ? 1 : 0;					\
 	} while (0)
+/* C's truth value of X, as written */
+#define TRUTH(X) (r->cond = r->cond2 = (X) != 0)
 
 struct case_info {
 	void (*written)(const struct vals *, struct result *);

@@ -192,9 +192,9 @@ static void emit_node(struct strbuf *sb, const struct expr *e, const struct expr
 		return;
 	case EX_LNOT:
 		if (expr_int_in_bool(e->a)) {
-			sb_putc(sb, '(');
+			sb_puts(sb, "((");
 			emit_node(sb, e->a, ops, ctx);
-			sb_puts(sb, ") == 0");
+			sb_puts(sb, ") == 0)");
 			return;
 		}
 		/* fall through */

@@ -278,6 +278,29 @@ static wide as_wide(unsigned long long v, struct expr_type t)
 
 static void value_range(const struct expr *e, wide *lo, wide *hi);
 
+/* 'x + 0', '0 + x', 'x - 0', 'x | 0', 'x ^ 0', 'x * 1', 'x / 1', 'x << 0', 'x >> 0': x */
+static const struct expr *identity_of(const struct expr *e)
+{
+	const struct expr *k, *x;
+
+	if (e->is_const || !e->b || e->op == EX_COND || !(e->a->is_const || e->b->is_const))
+		return NULL;
+	k = e->a->is_const ? e->a : e->b;
+	x = k == e->a ? e->b : e->a;
+	switch (e->op) {
+	case EX_ADD: case EX_BOR: case EX_BXOR:
+		return k->num == 0 ? x : NULL;
+	case EX_SUB: case EX_SHL: case EX_SHR:
+		return k == e->b && k->num == 0 ? x : NULL;
+	case EX_MUL:
+		return expr_in_type(k->num, e->t) == 1 ? x : NULL;
+	case EX_DIV:
+		return k == e->b && expr_in_type(k->num, e->t) == 1 ? x : NULL;
+	default:
+		return NULL;
+	}
+}
+
 /*
  * '~x' of a u8 or u16 (or what C narrows to one: 'u8 | 5'; or a u32 made
  * 64 bits): x is widened first, so its high bits are ones, never 0. Its
@@ -285,11 +308,34 @@ static void value_range(const struct expr *e, wide *lo, wide *hi);
  */
 static unsigned int narrow_unsigned_not(const struct expr *e)
 {
+	const struct expr *x = NULL;
 	wide lo, hi;
 
-	if (e->is_const || e->op != EX_BNOT)
+	if (e->is_const)
 		return 0;
-	value_range(e->a, &lo, &hi);
+	if (e->op == EX_BNOT) {
+		x = e->a;
+	} else if (e->op == EX_SUB && e->a->is_const && !e->b->is_const &&
+		   expr_in_type(e->a->num, e->t) == expr_in_type(~0ULL, e->t)) {
+		/* '0xffffffffffffffff - x' is '~x' */
+		x = e->b;
+	} else if (e->op == EX_BXOR && (e->a->is_const || e->b->is_const)) {
+		/* 'x ^ 0xffff': the compilers make it '~x' */
+		const struct expr *k = e->a->is_const ? e->a : e->b;
+		unsigned long long m = expr_in_type(k->num, e->t);
+
+		x = k == e->a ? e->b : e->a;
+		value_range(x, &lo, &hi);
+		if (lo < 0 || !(m == expr_in_type(~0ULL, e->t) || m == 0xff || m == 0xffff || m == 0xffffffff))
+			return 0;
+		if (m != expr_in_type(~0ULL, e->t) && hi > (wide)m)
+			return 0;
+	}
+	if (!x)
+		return 0;
+	while (identity_of(x))
+		x = identity_of(x);
+	value_range(x, &lo, &hi);
 	if (lo < 0)
 		return 0;
 	for (unsigned int bits = 8; bits < e->t.size * 8; bits *= 2)
@@ -306,6 +352,14 @@ static bool not_of_narrow_unsigned(const struct expr *e)
 /* What C knows of a value's range: a truth value is 0 or 1, a value read is its type's (before promotion) */
 static void value_range(const struct expr *e, wide *lo, wide *hi)
 {
+	if (!e->is_const && e->op == EX_LNOT) {
+		wide alo, ahi;
+
+		value_range(e->a, &alo, &ahi);
+		*lo = alo == 0 && ahi == 0;
+		*hi = !(alo > 0 || ahi < 0);
+		return;
+	}
 	if (is_truth(e)) {
 		*lo = 0;
 		*hi = 1;
@@ -319,6 +373,52 @@ static void value_range(const struct expr *e, wide *lo, wide *hi)
 	if (e->is_const) {
 		*lo = *hi = as_wide(e->num, e->t);
 		return;
+	}
+	if (e->op == EX_POS) {
+		value_range(e->a, lo, hi);
+		return;
+	}
+	if (identity_of(e)) {
+		/* 'x + 0', 'x | 0', 'x * 1': the compilers see x (widened) */
+		value_range(identity_of(e), lo, hi);
+		if (*lo >= 0 || e->t.is_signed)
+			return;
+	}
+	if (e->op == EX_NEG && e->t.is_signed) {
+		wide alo, ahi;
+
+		value_range(e->a, &alo, &ahi);
+		if (alo > type_min(e->t)) {
+			*lo = -ahi;
+			*hi = -alo;
+			return;
+		}
+	}
+	if ((e->op == EX_DIV || e->op == EX_MOD || e->op == EX_SHR) && e->b->is_const) {
+		wide alo, ahi, k = as_wide(e->b->num, e->b->t);
+
+		value_range(e->a, &alo, &ahi);
+		if (alo >= 0 && k > 0) {
+			*lo = e->op == EX_DIV ? alo / k : e->op == EX_SHR ? alo >> k : 0;
+			*hi = e->op == EX_DIV ? ahi / k : e->op == EX_SHR ? ahi >> k : (ahi < k - 1 ? ahi : k - 1);
+			return;
+		}
+	}
+	if (e->op == EX_BNOT) {
+		/* ~x is -x - 1, or max - x unsigned */
+		wide alo, ahi;
+
+		value_range(e->a, &alo, &ahi);
+		if (e->t.is_signed) {
+			*lo = -ahi - 1;
+			*hi = -alo - 1;
+			return;
+		}
+		if (alo >= 0) {
+			*lo = type_max(e->t) - ahi;
+			*hi = type_max(e->t) - alo;
+			return;
+		}
 	}
 	if (e->op == EX_COND) {
 		/* either branch (the one a constant test picks), unless C makes a negative one unsigned */
@@ -374,6 +474,42 @@ static bool same_expr(const struct expr *a, const struct expr *b)
 	return same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c);
 }
 
+/* [lo, hi] as C converts it to 't': one or two ranges */
+static int to_type(wide lo, wide hi, struct expr_type t, wide out[2][2])
+{
+	wide m = t.is_signed ? 0 : (wide)1 << (t.size * 8);
+
+	if (lo >= 0 || t.is_signed) {
+		out[0][0] = lo;
+		out[0][1] = hi;
+		return 1;
+	}
+	if (hi < 0) {
+		out[0][0] = lo + m;
+		out[0][1] = hi + m;
+		return 1;
+	}
+	out[0][0] = 0;
+	out[0][1] = hi;
+	out[1][0] = lo + m;
+	out[1][1] = m - 1;
+	return 2;
+}
+
+/* 'a OP b' for a in [alo, ahi], b in [blo, bhi]: always false (0), always true (1), or -1 */
+static int known(enum expr_op op, wide lo, wide hi, wide klo, wide khi)
+{
+	switch (op) {
+	case EX_LT: return hi < klo ? 1 : lo >= khi ? 0 : -1;
+	case EX_LE: return hi <= klo ? 1 : lo > khi ? 0 : -1;
+	case EX_GT: return lo > khi ? 1 : hi <= klo ? 0 : -1;
+	case EX_GE: return lo >= khi ? 1 : hi < klo ? 0 : -1;
+	case EX_EQ: return khi < lo || klo > hi ? 0 : lo == hi && klo == khi && lo == klo ? 1 : -1;
+	case EX_NE: return khi < lo || klo > hi ? 1 : lo == hi && klo == khi && lo == klo ? 0 : -1;
+	default: return -1;
+	}
+}
+
 /*
  * A comparison whose answer C knows ('len < 0' on an unsigned, 'mode == -1'
  * on a u16, '(a < b) == 2', 'a == a'): the compilers warn, and the filter
@@ -395,6 +531,9 @@ static int check_cmp_known(struct checker *c, struct expr *e)
 	}
 	if (e->a->is_const && e->b->is_const)
 		return 0;
+	if (!e->a->is_const && !e->b->is_const && not_of_narrow_unsigned(e->a) != not_of_narrow_unsigned(e->b))
+		return cerr(c, e->off, "'%s' compares '~' of a narrower unsigned value (widened first, so its "
+			    "high bits are ones) with another value: C's compilers warn", expr_op_text(e->op));
 	if (e->a->is_const) {
 		k = e->a;
 		v = e->b;
@@ -413,25 +552,23 @@ static int check_cmp_known(struct checker *c, struct expr *e)
 				    m, kv);
 	}
 	value_range(v, &lo, &hi);
-	if (k) {
+	if (k)
 		klo = khi = as_wide(k->num, t);
-	} else {
+	else
 		value_range(v == e->a ? e->b : e->a, &klo, &khi);
-		if (klo < 0 && !t.is_signed)
-			return 0;
-	}
-	if (lo < 0 && !t.is_signed)
-		return 0;	/* C makes the value unsigned: it wraps, and is not known */
-	/* as 'v OP k' */
-	switch (v == e->b ? (e->op == EX_LT ? EX_GT : e->op == EX_GT ? EX_LT : e->op == EX_LE ? EX_GE :
-			     e->op == EX_GE ? EX_LE : e->op) : e->op) {
-	case EX_LT: res = hi < klo ? 1 : lo >= khi ? 0 : -1; break;
-	case EX_LE: res = hi <= klo ? 1 : lo > khi ? 0 : -1; break;
-	case EX_GT: res = lo > khi ? 1 : hi <= klo ? 0 : -1; break;
-	case EX_GE: res = lo >= khi ? 1 : hi < klo ? 0 : -1; break;
-	case EX_EQ: res = khi < lo || klo > hi ? 0 : -1; break;
-	case EX_NE: res = khi < lo || klo > hi ? 1 : -1; break;
-	default: break;
+	{
+		/* each side as C converts it to t: a negative part of a range wraps when t is unsigned */
+		wide vr[2][2], kr[2][2];
+		int nv = to_type(lo, hi, t, vr), nk = to_type(klo, khi, t, kr);
+		enum expr_op op = v == e->b ? (e->op == EX_LT ? EX_GT : e->op == EX_GT ? EX_LT :
+					       e->op == EX_LE ? EX_GE : e->op == EX_GE ? EX_LE : e->op) : e->op;
+
+		for (int i = 0; i < nv; i++)
+			for (int j = 0; j < nk; j++) {
+				int r = known(op, vr[i][0], vr[i][1], kr[j][0], kr[j][1]);
+
+				res = i + j == 0 ? r : res == r ? res : -1;
+			}
 	}
 	if (res >= 0 && !k)
 		return cerr(c, e->off, "'%s' is always %s here: the values of its two sides do not overlap "
@@ -613,7 +750,8 @@ static int check(struct checker *c, struct expr *e)
 			if (err)
 				return err;
 			e->t = usual(e->b->t, e->c->t);
-			if (e->a->is_const && e->b->is_const && e->c->is_const)
+			/* a constant test picks a constant: C folds it */
+			if (e->a->is_const && (e->a->num ? e->b : e->c)->is_const)
 				goto constant;
 			return 0;
 		}
@@ -658,6 +796,13 @@ static int check(struct checker *c, struct expr *e)
 			if (err)
 				return err;
 			e->t = t_int;
+			/* 'x || 1' is 1, 'x && 0' is 0 (no side effects): C's compilers fold them */
+			if ((e->a->is_const || e->b->is_const) &&
+			    !!(e->a->is_const ? e->a->num : e->b->num) == (e->op == EX_LOR)) {
+				e->num = e->op == EX_LOR;
+				e->is_const = true;
+				return 0;
+			}
 			break;
 		case EX_SHL: case EX_SHR:
 			e->t = promote(e->a->t);

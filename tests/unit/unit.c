@@ -293,9 +293,29 @@ static void test_exprs(void **state)
 	expect("count & 4", "v1 & 4");
 	expect("flags & 0x3 == 0", "v2 & 0");	/* C: flags & (3 == 0) */
 	/* numbers in the value's width, as the kernel's filters: -1 on a u8 is 255 */
-	expect("flags == -1", "v2 == 255U");
+	refused("flags == -1");			/* C: a u8 is never -1 (always false) */
+	expect("flags == 0xff", "v2 == 255");
+	expect("-1 == count", "18446744073709551615ULL == v1");	/* either side, in C's type */
+	expect("-(-pid) == 1", "-(-v0) == 1");		/* not '--v0', a decrement */
+	expect("- -pid == 1", "-(-v0) == 1");
+	expect("+(+pid) == 1", "+(+v0) == 1");
+	expect("~-pid == 1 && !-pid", "~-v0 == 1 && !-v0");
+	expect("pid - -1 == 0 && pid + +1 == 0 && pid - -pid == 0", "v0 - -1 == 0 && v0 + 1 == 0 && v0 - -v0 == 0");
+	refused("--pid == 1");			/* C's decrement */
+	refused("pid++ == 1");
+	expect("0xffffffff + 1 == pid", "0U == (__u32)v0");	/* unsigned int, as C types it */
+	expect("pid < 5u", "(__u32)v0 < 5U");		/* C converts pid */
+	expect("count == 1ull && pid == 07L", "v1 == 1ULL && v0 == 7LL");
+	refused("count == 18446744073709551615");	/* a decimal too large for long */
+	refused("count == 1lul");
+	refused("count < 0");			/* always false */
+	refused("flags <= 255");		/* always true */
+	refused("pid == pid");			/* a value with itself */
+	refused("(pid < 1) == 2");		/* a test is 0 or 1 */
+	refused("~flags");			/* never 0 */
 	expect("count == -1", "v1 == 18446744073709551615ULL");
-	expect("pid != -2147483648", "v0 != (-2147483647 - 1)");
+	expect("pid != -2147483648", "v0 != -2147483648LL");	/* C: 2147483648 is a long */
+	expect("pid != -2147483647 - 1", "v0 != (-2147483647 - 1)");
 	/* arithmetic and bit operations keep C's precedence and types */
 	expect("pid >> 8 & 0xff", "(v0 >> 8) & 255");
 	expect("count / 1024 > 4", "v1 / 1024 > 4ULL");
@@ -304,7 +324,7 @@ static void test_exprs(void **state)
 	expect("pid - 1 - 2 == 0", "v0 - 1 - 2 == 0");
 	expect("pid - (1 - 2) == 0", "v0 - -1 == 0");
 	expect("pid * (count + 1) > 0", "v0 * (v1 + 1) > 0ULL");
-	expect("pid > 0 ? count : 1", "(v0 > 0) ? v1 : 1");
+	expect("pid > 0 ? count : 1", "((v0 > 0) ? v1 : 1ULL) != 0ULL");	/* a test: gcc's -Wint-in-bool-context */
 	/* strings: ==, != and globs; bare words as in tracefs */
 	expect("comm == \"bash\"", "tpgen_streq(s3, f_s0)");
 	expect("comm != bash", "!tpgen_streq(s3, f_s0)");

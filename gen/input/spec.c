@@ -250,6 +250,17 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 	if (!s->tool.s)
 		return node_error(ld, root, "the spec has no 'tool' (the generated program's name)");
 	err = check_ident(ld, &s->tool, "tool name", 32);
+	if (!err) {
+		/* the generated Makefile's own targets and files */
+		static const char *const make_names[] = { "Makefile", "all", "clean", "tpgen_names", "tpgen_syms" };
+
+		for (size_t i = 0; i < ARRAY_SIZE(make_names); i++)
+			if (!strcmp(s->tool.s, make_names[i])) {
+				spec_error(s, &s->tool.loc, 0, "tool name '%s' is reserved (the generated "
+					   "Makefile's target or file '%s'); choose another", s->tool.s, s->tool.s);
+				err = -EINVAL;
+			}
+	}
 	if (err)
 		return err;
 	if (events) {

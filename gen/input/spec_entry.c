@@ -29,6 +29,12 @@ static int add_item(struct loader *ld, struct spec_items *out, yaml_node_t *labe
 		err = get_str(ld, label, "a label", &it->label);
 		if (!err)
 			err = check_ident(ld, &it->label, "label", 32);
+		if (!err && !strcmp(it->label.s, "event")) {
+			/* JSON lines: each record has "event" already */
+			spec_error(ld->spec, &it->label.loc, 0, "label 'event' is reserved (each JSON record "
+				   "has an \"event\" key); choose another");
+			err = -EINVAL;
+		}
 		if (err)
 			return err;
 	}
@@ -100,6 +106,12 @@ int get_lets(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		err = get_str(ld, yaml_node(ld, p->key), "a name", &l->name);
 		if (!err)
 			err = check_ident(ld, &l->name, "name", 32);
+		if (!err && !strcmp(l->name.s, "event")) {
+			/* printed, it would be a second "event" key of a JSON record */
+			spec_error(ld->spec, &l->name.loc, 0, "name 'event' is reserved (each JSON record "
+				   "has an \"event\" key); choose another");
+			err = -EINVAL;
+		}
 		if (!err)
 			err = get_str(ld, yaml_node(ld, p->value), "a value", &l->expr);
 		if (err)

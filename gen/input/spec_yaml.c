@@ -131,6 +131,8 @@ static bool is_c_keyword(const char *s)
 {
 	static const char *const taken[] = {
 		"main", "vmlinux", "tpgen", "env", "events",
+		/* the record's header member, and libc's null pointer */
+		"hdr", "NULL",
 		/* <tool>.h would hide a header the loader includes */
 		"argp", "errno", "signal", "stdbool", "stdio", "stdlib", "string", "time", "unistd",
 		"limits", "stddef", "stdint", "stdarg", "stdatomic", "assert", "ctype", "float",

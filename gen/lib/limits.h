@@ -47,6 +47,8 @@
 /* Expressions: nesting (the parser recurses, clang has limits) and nodes */
 #define EXPR_MAX_DEPTH		64
 #define EXPR_MAX_NODES		1024
+/* Pointers a member path follows: BPF_CORE_READ() takes 9 accessors (bpf_core_read.h's ___rd_p9) */
+#define PATH_MAX_HOPS		9
 /* Templates: partials in partials */
 #define TMPL_MAX_NEST		4
 

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <bpf/btf.h>
 
+#include "lib/limits.h"
 #include "model/values.h"
 
 __u32 skip_mods(const struct btf *btf, __u32 id)
@@ -151,7 +152,7 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 	__u32 id = base, sid = 0;
 	const char *s = members, *prev = base_name;
 	char name[128], prev_name[128];
-	int err;
+	int err, hops = 0;
 
 	sb_init(&path);
 	if (cast) {
@@ -164,6 +165,12 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 		char op = *s == '-' ? '>' : *s;
 		size_t n = 0;
 
+		if (op == '>' && ++hops > PATH_MAX_HOPS) {
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' follows more than %d pointers ('->'): "
+				   "BPF_CORE_READ() follows at most %d", v->name,
+				   PATH_MAX_HOPS, PATH_MAX_HOPS);
+			goto fail;
+		}
 		s += op == '>' ? 2 : 1;
 		if (op == '[') {
 			unsigned long long idx = strtoull(s, NULL, 10);

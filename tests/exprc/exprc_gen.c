@@ -21,7 +21,7 @@
  * made defined by compiling both sides with -fwrapv: BPF and tpgen's folding
  * wrap, and so does C with -fwrapv.
  *
- * Usage: exprc_gen SEED COUNT OUTDIR
+ * Usage: exprc_gen SEED COUNT OUTDIR (exit 3: tpgen accepted a '--' or '++')
  */
 #include <errno.h>
 #include <stdint.h>
@@ -232,6 +232,15 @@ static void gen(struct strbuf *sb, int depth, int ctx)
 		sb_putc(sb, ')');
 }
 
+/* The cases of issue 23 first, then random ones */
+static const char *const fixed[] = {
+	"-(-s32a)", "- -s32a", "+(+s32a)", "~-s32a", "!-s32a", "s32a - -s32b", "s32a + +s32b", "s32a - -1",
+	"-(-u8a)", "-(-s64a) + 1", "0xffffffff + 1", "0xffffffff + u8a", "037777777777 + 1", "0x80000000 + s32a",
+	"4294967295 + 1", "-1 == u32a", "u32a == -1", "-1 != u64a", "u64a == -1", "-1 < s32a", "s32a < 5u",
+	"s8a == 1u", "1u + s32a", "1ul + s32a", "1ll - u32a", "1ull - s32a", "0x7fffffffffffffff + 1 > 0",
+	"--s32a", "u8a++ + 1",
+};
+
 /* ---- one expression -------------------------------------------------------- */
 
 static const char *sgn_name(const struct expr_type *t)
@@ -255,6 +264,7 @@ int main(int argc, char **argv)
 	static const struct expr_emit_ops ops = { value, string, "f" };
 	unsigned long long seed;
 	int count, accepted = 0, refused = 0;
+	bool bad_signs = false;
 	FILE *fw, *fe, *ft, *fd;
 	char path[4096];
 
@@ -294,7 +304,10 @@ int main(int argc, char **argv)
 		int err;
 
 		sb_init(&text);
-		gen(&text, 1 + pick(4), P_TOP);
+		if (n < (int)(sizeof(fixed) / sizeof(fixed[0])))
+			sb_puts(&text, fixed[n]);
+		else
+			gen(&text, 1 + pick(4), P_TOP);
 		s.path = "exprc.yaml";
 		s.text = text.buf;
 		s.len = text.len;
@@ -305,6 +318,13 @@ int main(int argc, char **argv)
 		err = expr_parse(&s, &src, &e);
 		if (!err)
 			err = expr_check(e, &s, &src, false, resolve, &s, &lits);
+		if (!err && (strstr(text.buf, "--") || strstr(text.buf, "++"))) {
+			fprintf(stderr, "FAIL (seed %llu): tpgen accepts '%s', and C reads '%s' as a %s\n", seed,
+				text.buf, strstr(text.buf, "--") ? "--" : "++",
+				strstr(text.buf, "--") ? "decrement" : "increment");
+			bad_signs = true;
+			err = -EINVAL;
+		}
 		if (err) {
 			refused++;
 			if (getenv("EXPRC_REFUSED"))
@@ -366,5 +386,5 @@ int main(int argc, char **argv)
 	fclose(ft);
 	fclose(fd);
 	printf("seed %llu: %d expressions, %d accepted, %d refused by tpgen\n", seed, count, accepted, refused);
-	return 0;
+	return bad_signs ? 3 : 0;
 }

@@ -319,6 +319,21 @@ static unsigned int narrow_unsigned_not(const struct expr *e)
 		   expr_in_type(e->a->num, e->t) == expr_in_type(~0ULL, e->t)) {
 		/* '0xffffffffffffffff - x' is '~x' */
 		x = e->b;
+	} else if (e->op == EX_BXOR && !e->a->is_const && !e->b->is_const &&
+		   (e->a->op == EX_BNOT) != (e->b->op == EX_BNOT)) {
+		/* 'x ^ ~y' is '~(x ^ y)' to the compilers */
+		const struct expr *n = e->a->op == EX_BNOT ? e->a : e->b, *o = n == e->a ? e->b : e->a;
+		wide olo, ohi;
+
+		value_range(o, &olo, &ohi);
+		value_range(n->a, &lo, &hi);
+		if (olo < 0 || lo < 0)
+			return 0;
+		hi = hi > ohi ? hi : ohi;
+		for (unsigned int bits = 8; bits < e->t.size * 8; bits *= 2)
+			if (hi < ((wide)1 << bits))
+				return bits;
+		return 0;
 	} else if (e->op == EX_BXOR && (e->a->is_const || e->b->is_const)) {
 		/* 'x ^ 0xffff': the compilers make it '~x' */
 		const struct expr *k = e->a->is_const ? e->a : e->b;
@@ -445,6 +460,19 @@ static void value_range(const struct expr *e, wide *lo, wide *hi)
 		if (e->op == EX_BAND && (alo >= 0 || blo >= 0)) {
 			*lo = 0;
 			*hi = alo >= 0 && blo >= 0 ? (ahi < bhi ? ahi : bhi) : alo >= 0 ? ahi : bhi;
+			if (e->a->is_const != e->b->is_const) {
+				/* 'x & m' with x below 2^n: at most m's low n bits */
+				const struct expr *k = e->a->is_const ? e->a : e->b;
+				wide xhi = k == e->a ? bhi : ahi, xlo = k == e->a ? blo : alo;
+
+				if (xlo >= 0) {
+					while (top <= xhi)
+						top <<= 1;
+					if ((wide)(expr_in_type(k->num, e->t) & (unsigned long long)(top - 1)) < *hi)
+						*hi = expr_in_type(k->num, e->t) & (unsigned long long)(top - 1);
+					top = 1;
+				}
+			}
 			return;
 		}
 		if (e->op != EX_BAND && alo >= 0 && blo >= 0) {
@@ -453,6 +481,19 @@ static void value_range(const struct expr *e, wide *lo, wide *hi)
 			*lo = 0;
 			*hi = top - 1;
 			return;
+		}
+		if (e->t.is_signed || (alo >= 0 && blo >= 0) || e->t.size == 8) {
+			/*
+			 * both in b bits, two's complement: so is the result (a u64 one as
+			 * if signed: to_type() wraps it, and nothing widens a u64)
+			 */
+			while (-top > alo || -top > blo || top - 1 < ahi || top - 1 < bhi)
+				top <<= 1;
+			if (top < ((wide)1 << (e->t.size * 8 - 1))) {
+				*lo = -top;
+				*hi = top - 1;
+				return;
+			}
 		}
 	}
 	*lo = type_min(e->t);
@@ -591,8 +632,8 @@ static int check_truth(struct checker *c, const struct expr *e)
 {
 	int err;
 
-	while (!e->is_const && (e->op == EX_POS || e->op == EX_NEG))
-		e = e->a;
+	while (!e->is_const && (e->op == EX_POS || e->op == EX_NEG || identity_of(e)))
+		e = e->op == EX_POS || e->op == EX_NEG ? e->a : identity_of(e);
 	if (!e->is_const && e->op == EX_COND) {
 		/* the compilers test the branches */
 		err = e->a->is_const && !e->a->num ? 0 : check_truth(c, e->b);
@@ -612,6 +653,15 @@ static unsigned long long fold(const struct expr *e, int *err)
 {
 	unsigned long long a = e->a ? e->a->num : 0, b = e->b ? e->b->num : 0;
 	bool s = e->a && usual(e->a->t, e->b ? e->b->t : e->a->t).is_signed;
+
+	if (e->a && e->b && e->op != EX_COND && e->op != EX_SHL && e->op != EX_SHR &&
+	    e->op != EX_LAND && e->op != EX_LOR) {
+		/* both operands converted to their common type first, as C does ('-1 > 4294967295u') */
+		struct expr_type t = usual(e->a->t, e->b->t);
+
+		a = expr_in_type(a, t);
+		b = expr_in_type(b, t);
+	}
 
 	switch (e->op) {
 	case EX_NEG: return -a;
@@ -817,6 +867,13 @@ static int check(struct checker *c, struct expr *e)
 		default:
 			e->t = usual(e->a->t, e->b->t);
 		}
+	}
+	if ((e->op == EX_BAND || e->op == EX_MUL) && ((e->a->is_const && !e->a->num) ||
+						       (e->b->is_const && !e->b->num))) {
+		/* 'x & 0', 'x * 0': 0, as C's compilers fold it */
+		e->num = 0;
+		e->is_const = true;
+		return 0;
 	}
 	if (!e->a->is_const || (e->b && !e->b->is_const))
 		return 0;

@@ -330,8 +330,8 @@ int main(int argc, char **argv)
 			if (getenv("EXPRC_REFUSED"))
 				fprintf(stderr, "refused: %s\n", text.buf);
 			expr_free(e);
-			expr_lits_free(&lits);
-			sb_free(&text);
+			expr_lits_clear(&lits);
+			sb_clear(&text);
 			continue;
 		}
 		sb_init(&out);
@@ -349,12 +349,12 @@ int main(int argc, char **argv)
 			refused++;
 			if (getenv("EXPRC_REFUSED"))
 				fprintf(stderr, "refused as a condition: %s\n", text.buf);
-			sb_free(&out);
-			sb_free(&not);
-			sb_free(&cond);
+			sb_clear(&out);
+			sb_clear(&not);
+			sb_clear(&cond);
 			expr_free(e);
-			expr_lits_free(&lits);
-			sb_free(&text);
+			expr_lits_clear(&lits);
+			sb_clear(&text);
 			continue;
 		}
 		expr_emit_not(&not, e, &ops, NULL);
@@ -373,12 +373,12 @@ int main(int argc, char **argv)
 		c_text(ft, out.buf);
 		fprintf(ft, ", %u, %s, %d, %lluULL },\n", t.size, sgn_name(&t), is_const, num);
 		accepted++;
-		sb_free(&out);
-		sb_free(&not);
-		sb_free(&cond);
+		sb_clear(&out);
+		sb_clear(&not);
+		sb_clear(&cond);
 		expr_free(e);
-		expr_lits_free(&lits);
-		sb_free(&text);
+		expr_lits_clear(&lits);
+		sb_clear(&text);
 	}
 	fprintf(ft, "};\nconst int ncases = %d;\nconst unsigned long long seed = %lluULL;\n", accepted, seed);
 	fclose(fw);

@@ -207,6 +207,23 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 	sb_putc(sb, '\n');
 }
 
+/* A histogram's value, once: "__u64 v = ...;" */
+static void emit_hist_value(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	if (a->hist < 0)
+		return;
+	sb_printf(sb, "\t\t%s v = ", pvalue_ctype(&pr->vals[a->hist]));
+	emit_value(sb, pr, &pr->vals[a->hist]);
+	sb_puts(sb, ";\n");
+}
+
+static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f)) && agg_fns[f].bpf)
+			emit_agg_update(sb, pr, a, f);
+}
+
 static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 {
 	for (int i = 0; i < pr->nr_aggs; i++) {
@@ -216,16 +233,21 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 		sb_puts(sb, "\t/* ");
 		c_comment_text(sb, a->title);
 		sb_puts(sb, " */\n\t{\n");
+		if (a->global) {
+			/* one value, a global: added to in place */
+			sb_printf(sb, "\t\tstruct %s *val = &%s;\n", a->val_struct, a->map);
+			emit_hist_value(sb, pr, a);
+			sb_putc(sb, '\n');
+			emit_agg_updates(sb, pr, a);
+			sb_puts(sb, "\t}\n");
+			continue;
+		}
 		if (a->key_struct)
 			emit_key_decl(sb, pr, a->key_struct);
 		else
 			sb_puts(sb, "\t\t__u32 key = 0;\n");
 		sb_printf(sb, "\t\tstruct %s *val;\n", a->val_struct);
-		if (a->hist >= 0) {
-			sb_printf(sb, "\t\t%s v = ", pvalue_ctype(&pr->vals[a->hist]));
-			emit_value(sb, pr, &pr->vals[a->hist]);
-			sb_puts(sb, ";\n");
-		}
+		emit_hist_value(sb, pr, a);
 		sb_putc(sb, '\n');
 		if (a->key_struct)
 			emit_key_init(sb, pr, &a->keys);
@@ -233,9 +255,7 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 			  leave);
-		for (int f = 0; f < AGG_NR_FNS; f++)
-			if ((a->fns & (1u << f)) && agg_fns[f].bpf)
-				emit_agg_update(sb, pr, a, f);
+		emit_agg_updates(sb, pr, a);
 		sb_puts(sb, "\t}\n");
 	}
 }
@@ -249,7 +269,7 @@ static void emit_print(struct strbuf *sb, const struct pprobe *pr)
 	sb_puts(sb, "\t\te = tpgen_ringbuf_reserve(&events, sizeof(*e), &ringbuf_drops);\n");
 	sb_printf(sb, "\t\tif (!e)\n\t\t\t%s\n", leave);
 	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
-	sb_puts(sb, "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
+	sb_puts(sb, pr->uses_time ? "\t\te->hdr.ts_ns = tpgen_now;\n" : "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
 	emit_stores(sb, pr, &pr->print, "e->", "\t\t");
 	sb_puts(sb, "\t\ttpgen_ringbuf_submit(e, &events);\n\t}\n");
 }
@@ -309,10 +329,10 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_vals; i++)
 		uses_raw |= pr->vals[i].src == PV_RAW;
 	sb_printf(sb, "\n/* %s */\n", pr->event);
+	sb_printf(sb, "static __always_inline void %s(", pr->func);
 	if (probe_reads_ctx(pr))
-		sb_printf(sb, "static __always_inline void %s(%s *ctx)\n{\n", pr->func, ctx_type(pr, ct, sizeof(ct)));
-	else
-		sb_printf(sb, "static __always_inline void %s(void)\n{\n", pr->func);
+		sb_printf(sb, "%s *ctx%s", ctx_type(pr, ct, sizeof(ct)), pr->uses_time ? ", " : "");
+	sb_puts(sb, pr->uses_time ? "__u64 tpgen_now)\n{\n" : probe_reads_ctx(pr) ? ")\n{\n" : "void)\n{\n");
 	if (uses_raw)
 		emit_raw_locals(sb, pr);
 	for (i = 0; i < pr->nr_joins; i++) {
@@ -392,9 +412,20 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 	else
 		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
 	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
+	/* the event's time: one clock for every entry and every use */
 	for (int i = first; i < p->nr_probes; i++)
-		if (!strcmp(p->probes[i].handler, pr->handler))
-			sb_printf(sb, "\t%s(%s);\n", p->probes[i].func, probe_reads_ctx(&p->probes[i]) ? "ctx" : "");
+		if (!strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time) {
+			sb_puts(sb, "\t__u64 tpgen_now = bpf_ktime_get_ns();\n\n");
+			break;
+		}
+	for (int i = first; i < p->nr_probes; i++) {
+		const struct pprobe *q = &p->probes[i];
+
+		if (strcmp(q->handler, pr->handler))
+			continue;
+		sb_printf(sb, "\t%s(%s%s%s);\n", q->func, probe_reads_ctx(q) ? "ctx" : "",
+			  probe_reads_ctx(q) && q->uses_time ? ", " : "", q->uses_time ? "tpgen_now" : "");
+	}
 	sb_puts(sb, "\treturn 0;\n}\n");
 }
 

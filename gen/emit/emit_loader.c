@@ -339,7 +339,10 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 			if (a->fns & AGG_LHIST)
 				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->lmin, a->lstep);
 			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", a->sort, a->top);
-			sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
+			if (a->global)
+				sb_printf(setup, "aggs[%d].mem = &skel->bss->%s;\n", n, a->map);
+			else
+				sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
 			free(key);
 		}
 	}

@@ -99,6 +99,11 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 			sb_puts(sb, "\n/* ");
 			c_comment_text(sb, a->title);
 			sb_puts(sb, " */\n");
+			if (a->global) {
+				/* no key: one value, a global the loader reads through the skeleton */
+				sb_printf(sb, "struct %s %s = {};\n", a->val_struct, a->map);
+				continue;
+			}
 			snprintf(key, sizeof(key), a->key_struct ? "struct %s" : "__u32", a->key_struct);
 			snprintf(val, sizeof(val), "struct %s", a->val_struct);
 			emit_hash(sb, key, val, a->map);

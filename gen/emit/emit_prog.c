@@ -188,6 +188,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 			{ "HIST", p->any_hist ? "1" : "" },
 			{ "LHIST", p->any_lhist ? "1" : "" },
 			{ "AGG", p->any_agg ? "1" : "" },
+			{ "GLOBAL_AGG", p->any_global_agg ? "1" : "" },	/* an aggregation without a key: a global */
 			{ "MAP_READS", p->any_agg || p->any_stack ? "1" : "" },	/* bpf_map_*_elem() */
 			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
 			{ "AGGS", aggs.buf ? aggs.buf : "" },

@@ -552,7 +552,9 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	else
 		a->json = a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg";
 	a->json_name = sa->legacy && !(a->fns & AGG_HIST) ? pr->event : a->title;
+	a->global = !a->keys.nr && (a->fns & (AGG_COUNT | AGG_HIST | AGG_LHIST)) && !(a->fns & (AGG_MIN | AGG_MAX));
 	p->any_agg = true;
+	p->any_global_agg |= a->global;
 	if (a->fns & AGG_HIST)
 		p->any_hist = true;
 	else if (a->fns & AGG_LHIST)

@@ -11,7 +11,8 @@
  *   alias   a second name (nsecs for time), or NULL
  *   flags   BI_CORE: C reads through BPF_CORE_READ(); BI_CTX: C uses the
  *           program's ctx; BI_START: C reads tpgen_start_ns, the loader's
- *           start time
+ *           start time; BI_TIME: C reads tpgen_now, the event's time (one
+ *           bpf_ktime_get_ns() at the top of the program, shared by its entries)
  *   C       the BPF C of the value, a printf format whose one argument
  *           (%1$s) is the stack map for a stack, and for a string (PV_STR)
  *           the char array the statement fills
@@ -28,7 +29,7 @@
 	X(GID, "gid", NULL, PV_INT, 4, false, 0, "(__u32)(bpf_get_current_uid_gid() >> 32)")	\
 	X(COMM, "comm", NULL, PV_STR, 16, false, 0, "bpf_get_current_comm(%1$s, sizeof(%1$s))")	\
 	X(CPU, "cpu", NULL, PV_INT, 4, false, 0, "bpf_get_smp_processor_id()")			\
-	X(TIME, "time", "nsecs", PV_INT, 8, false, 0, "bpf_ktime_get_ns()")			\
+	X(TIME, "time", "nsecs", PV_INT, 8, false, BI_TIME, "tpgen_now")			\
 	X(CGROUP, "cgroup", NULL, PV_INT, 8, false, 0, "bpf_get_current_cgroup_id()")		\
 	X(KSTACK, "kstack", NULL, PV_INT, 8, false, BI_CTX,					\
 	  "(__u64)(__u32)bpf_get_stackid(ctx, &%1$s, 0)")					\
@@ -37,12 +38,13 @@
 	  "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "				\
 	  "(__u32)bpf_get_stackid(ctx, &%1$s, BPF_F_USER_STACK))")				\
 	X(NUMAID, "numaid", NULL, PV_INT, 4, false, 0, "bpf_get_numa_node_id()")		\
-	X(ELAPSED, "elapsed", NULL, PV_INT, 8, false, BI_START, "(bpf_ktime_get_ns() - tpgen_start_ns)")
+	X(ELAPSED, "elapsed", NULL, PV_INT, 8, false, BI_START | BI_TIME, "(tpgen_now - tpgen_start_ns)")
 
 enum builtin_flags {
 	BI_CORE = 1 << 0,
 	BI_CTX = 1 << 1,
 	BI_START = 1 << 2,
+	BI_TIME = 1 << 3,
 };
 
 #endif /* __TPGEN_BUILTINS_H */

@@ -164,6 +164,8 @@ static void probe_uses(struct prog *p, struct pprobe *pr)
 			p->any_core = true;
 		if (b && (b->flags & BI_START))
 			p->any_start = true;
+		if (b && (b->flags & BI_TIME))
+			pr->uses_time = true;
 		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
 		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_UARGV || (b && (b->flags & BI_CTX)))
 			pr->uses_ctx = true;
@@ -200,7 +202,8 @@ static int check_maps(struct prog *p, int first)
 
 		if (!same_program(&p->probes[first], pr))
 			continue;
-		n += pr->nr_aggs;
+		for (k = 0; k < pr->nr_aggs; k++)
+			n += !pr->aggs[k].global;	/* a global is in .bss */
 		rb |= pr->print.nr > 0;
 		scratch |= pr->scratch_slot >= 0;
 		for (k = 0; k < pr->nr_saves; k++)

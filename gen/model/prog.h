@@ -167,6 +167,13 @@ struct pagg {
 	unsigned int is_signed;		/* the functions whose value is signed (AGG_ bits) */
 	const char *json;		/* the JSON record's key: "agg", "hist" or "counts" */
 	const char *json_name;		/* its name: the title (the event, for 'count:') */
+	/*
+	 * No key, and every event adds to a count or a slot (no min or max to
+	 * start): a global of the program (.bss), added to with atomics as
+	 * libbpf-tools' runqlat keeps its histogram, no map to look up. The
+	 * loader reads it through the skeleton; all zeros is no row.
+	 */
+	bool global;
 };
 
 /* One entry of the spec (or one end of a latency pair) on one tracepoint. */
@@ -202,6 +209,7 @@ struct pprobe {
 	bool task_filter;	/* -p/-c apply: not an end of a latency pair, nor an entry ending a save */
 	bool first_of_program;	/* the first probe of its program: emits the SEC() */
 	bool uses_ctx;
+	bool uses_time;		/* reads 'time': the program's one bpf_ktime_get_ns() of the event */
 	/* gen/model/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
 	unsigned int scratch_size;
 	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */
@@ -230,6 +238,7 @@ struct prog {
 	bool *raw_sel;		/* raw tracepoints needing an args struct */
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
 	bool any_str_print;
+	bool any_global_agg;	/* an aggregation kept in a global (struct pagg's global) */
 	unsigned int scratch_size;	/* the largest scratch an entry needs */
 	int nr_scratch;			/* programs with a slot of tpgen_scratch */
 	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */

@@ -68,7 +68,7 @@ struct {
 static const struct sched_switch_4_counts_val sched_switch_4_counts_zero;
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx)
+static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
@@ -80,7 +80,7 @@ static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid = ctx->pid;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		val.prio = ctx->prio;
 		if (tpgen_save_value(&woken_saved, &key, &val, &tpgen_lost))
 			return;
@@ -108,7 +108,7 @@ static __always_inline void sched_wakeup_2(struct sched_wakeup_ctx *ctx)
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
@@ -119,14 +119,14 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 
 		if (!val)
 			return;
-		val->ts = bpf_ktime_get_ns();
+		val->ts = tpgen_now;
 		val->pid = ctx->next_pid;
 		val->tpgen_saved = 1;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
@@ -149,7 +149,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx)
 	named = bpf_map_lookup_elem(&named_saved, &named_key);
 	if (!named)
 		return;
-	lat = bpf_ktime_get_ns() - woken->ts;
+	lat = tpgen_now - woken->ts;
 
 	/* sched/sched_switch: count, max(lat) by comm */
 	{
@@ -174,7 +174,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx)
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
@@ -185,7 +185,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx)
 	if (!woken)
 		return;
 	/* time - woken.ts > 1000000 */
-	if (bpf_ktime_get_ns() - woken->ts <= 1000000ULL)
+	if (tpgen_now - woken->ts <= 1000000ULL)
 		goto out;
 
 	/* record */
@@ -196,7 +196,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx)
 		if (!e)
 			goto out;
 		e->hdr.type = JOINS_SCHED_SWITCH_3;
-		e->hdr.ts_ns = bpf_ktime_get_ns();
+		e->hdr.ts_ns = tpgen_now;
 		e->next_pid = ctx->next_pid;
 		bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), ctx->next_comm);
 		e->prio = woken->prio;
@@ -245,7 +245,9 @@ out:
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	sched_wakeup(ctx);
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
+	sched_wakeup(ctx, tpgen_now);
 	sched_wakeup_2(ctx);
 	return 0;
 }
@@ -253,9 +255,11 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	sched_switch(ctx);
-	sched_switch_2(ctx);
-	sched_switch_3(ctx);
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
+	sched_switch(ctx, tpgen_now);
+	sched_switch_2(ctx, tpgen_now);
+	sched_switch_3(ctx, tpgen_now);
 	sched_switch_4(ctx);
 	return 0;
 }

@@ -49,49 +49,19 @@ struct {
 } sched_wakeup_saved SEC(".maps");
 
 /* sched/sched_switch: next_prio */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct sched_switch_hist_val);
-} sched_switch_hist SEC(".maps");
-static const struct sched_switch_hist_val sched_switch_hist_zero;
+struct sched_switch_hist_val sched_switch_hist = {};
 
 /* woken hist */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct woken_hist_val);
-} woken_hist SEC(".maps");
-static const struct woken_hist_val woken_hist_zero;
+struct woken_hist_val woken_hist = {};
 
 /* sched_switch: sched/sched_wakeup -> sched/sched_switch */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct sched_switch_hist_2_val);
-} sched_switch_hist_2 SEC(".maps");
-static const struct sched_switch_hist_2_val sched_switch_hist_2_zero;
+struct sched_switch_hist_2_val sched_switch_hist_2 = {};
 
 /* woken: sched/sched_wakeup -> sched/sched_switch */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct woken_hist_2_val);
-} woken_hist_2 SEC(".maps");
-static const struct woken_hist_2_val woken_hist_2_zero;
+struct woken_hist_2_val woken_hist_2 = {};
 
 /* sched_wakeup: sched/sched_wakeup -> sched/sched_switch */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct sched_wakeup_hist_val);
-} sched_wakeup_hist SEC(".maps");
-static const struct sched_wakeup_hist_val sched_wakeup_hist_zero;
+struct sched_wakeup_hist_val sched_wakeup_hist = {};
 
 /* sched/sched_switch */
 static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
@@ -101,21 +71,15 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 
 	/* sched/sched_switch: next_prio */
 	{
-		__u32 key = 0;
-		struct sched_switch_hist_val *val;
+		struct sched_switch_hist_val *val = &sched_switch_hist;
 		__s32 v = ctx->next_prio;
 
-		val = tpgen_lookup_or_try_init(&sched_switch_hist, &key, &sched_switch_hist_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			return;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx)
+static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
@@ -127,14 +91,14 @@ static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid = ctx->pid;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		if (tpgen_save_value(&woken_saved, &key, &val, &tpgen_lost))
 			return;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
@@ -147,23 +111,16 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx)
 
 	/* woken hist */
 	{
-		__u32 key = 0;
-		struct woken_hist_val *val;
-		__u64 v = (bpf_ktime_get_ns() - woken->ts) / 1000;
+		struct woken_hist_val *val = &woken_hist;
+		__u64 v = (tpgen_now - woken->ts) / 1000;
 
-		val = tpgen_lookup_or_try_init(&woken_hist, &key, &woken_hist_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			goto out;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
-out:
 	bpf_map_delete_elem(&woken_saved, &woken_key);
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx)
+static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	/* save sched_switch */
 	{
@@ -172,14 +129,14 @@ static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid = ctx->pid;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		if (tpgen_save_value(&sched_switch_saved, &key, &val, &tpgen_lost))
 			return;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx)
+static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct sched_switch_key sched_switch_3_key;
 	struct sched_switch_val *sched_switch_3;
@@ -192,23 +149,16 @@ static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx)
 
 	/* sched_switch: sched/sched_wakeup -> sched/sched_switch */
 	{
-		__u32 key = 0;
-		struct sched_switch_hist_2_val *val;
-		__u64 v = (bpf_ktime_get_ns() - sched_switch_3->ts) / 1000;
+		struct sched_switch_hist_2_val *val = &sched_switch_hist_2;
+		__u64 v = (tpgen_now - sched_switch_3->ts) / 1000;
 
-		val = tpgen_lookup_or_try_init(&sched_switch_hist_2, &key, &sched_switch_hist_2_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			goto out;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
-out:
 	bpf_map_delete_elem(&sched_switch_saved, &sched_switch_3_key);
 }
 
 /* sched/sched_wakeup */
-static __always_inline void woken_from(struct sched_wakeup_ctx *ctx)
+static __always_inline void woken_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	/* save woken_2 */
 	{
@@ -217,14 +167,14 @@ static __always_inline void woken_from(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid = ctx->pid;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		if (tpgen_save_value(&woken_2_saved, &key, &val, &tpgen_lost))
 			return;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void woken_to(struct sched_switch_ctx *ctx)
+static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct woken_2_key woken_2_key;
 	struct woken_2_val *woken_2;
@@ -237,23 +187,16 @@ static __always_inline void woken_to(struct sched_switch_ctx *ctx)
 
 	/* woken: sched/sched_wakeup -> sched/sched_switch */
 	{
-		__u32 key = 0;
-		struct woken_hist_2_val *val;
-		__u64 v = (bpf_ktime_get_ns() - woken_2->ts) / 1000;
+		struct woken_hist_2_val *val = &woken_hist_2;
+		__u64 v = (tpgen_now - woken_2->ts) / 1000;
 
-		val = tpgen_lookup_or_try_init(&woken_hist_2, &key, &woken_hist_2_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			goto out;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
-out:
 	bpf_map_delete_elem(&woken_2_saved, &woken_2_key);
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx)
+static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	/* prio <= 120 */
 	if (ctx->prio > 120)
@@ -266,14 +209,14 @@ static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid_1 = ctx->pid + 1;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		if (tpgen_save_value(&sched_wakeup_saved, &key, &val, &tpgen_lost))
 			return;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx)
+static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct sched_wakeup_key sched_wakeup_2_key;
 	struct sched_wakeup_val *sched_wakeup_2;
@@ -286,38 +229,35 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx)
 
 	/* sched_wakeup: sched/sched_wakeup -> sched/sched_switch */
 	{
-		__u32 key = 0;
-		struct sched_wakeup_hist_val *val;
-		__u64 v = bpf_ktime_get_ns() - sched_wakeup_2->ts;
+		struct sched_wakeup_hist_val *val = &sched_wakeup_hist;
+		__u64 v = tpgen_now - sched_wakeup_2->ts;
 
-		val = tpgen_lookup_or_try_init(&sched_wakeup_hist, &key, &sched_wakeup_hist_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			goto out;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
-out:
 	bpf_map_delete_elem(&sched_wakeup_saved, &sched_wakeup_2_key);
 }
 
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
 	sched_switch(ctx);
-	sched_switch_2(ctx);
-	sched_switch_to(ctx);
-	woken_to(ctx);
-	sched_wakeup_to(ctx);
+	sched_switch_2(ctx, tpgen_now);
+	sched_switch_to(ctx, tpgen_now);
+	woken_to(ctx, tpgen_now);
+	sched_wakeup_to(ctx, tpgen_now);
 	return 0;
 }
 
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	sched_wakeup(ctx);
-	sched_switch_from(ctx);
-	woken_from(ctx);
-	sched_wakeup_from(ctx);
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
+	sched_wakeup(ctx, tpgen_now);
+	sched_switch_from(ctx, tpgen_now);
+	woken_from(ctx, tpgen_now);
+	sched_wakeup_from(ctx, tpgen_now);
 	return 0;
 }

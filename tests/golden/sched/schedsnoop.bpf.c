@@ -45,13 +45,7 @@ struct {
 static const struct sched_switch_counts_val sched_switch_counts_zero;
 
 /* runqlat: sched/sched_wakeup -> sched/sched_switch */
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TPGEN_MAP_ENTRIES);
-	__type(key, __u32);
-	__type(value, struct runqlat_hist_val);
-} runqlat_hist SEC(".maps");
-static const struct runqlat_hist_val runqlat_hist_zero;
+struct runqlat_hist_val runqlat_hist = {};
 
 /* sched/sched_process_exec */
 static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ctx)
@@ -106,7 +100,7 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 }
 
 /* sched/sched_wakeup */
-static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx)
+static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
 {
 	/* save runqlat */
 	{
@@ -115,14 +109,14 @@ static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx)
 
 		__builtin_memset(&key, 0, sizeof(key));
 		key.pid = ctx->pid;
-		val.ts = bpf_ktime_get_ns();
+		val.ts = tpgen_now;
 		if (tpgen_save_value(&runqlat_saved, &key, &val, &tpgen_lost))
 			return;
 	}
 }
 
 /* sched/sched_switch */
-static __always_inline void runqlat_to(struct sched_switch_ctx *ctx)
+static __always_inline void runqlat_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
 {
 	struct runqlat_key runqlat_key;
 	struct runqlat_val *runqlat;
@@ -135,18 +129,11 @@ static __always_inline void runqlat_to(struct sched_switch_ctx *ctx)
 
 	/* runqlat: sched/sched_wakeup -> sched/sched_switch */
 	{
-		__u32 key = 0;
-		struct runqlat_hist_val *val;
-		__u64 v = (bpf_ktime_get_ns() - runqlat->ts) / 1000;
+		struct runqlat_hist_val *val = &runqlat_hist;
+		__u64 v = (tpgen_now - runqlat->ts) / 1000;
 
-		val = tpgen_lookup_or_try_init(&runqlat_hist, &key, &runqlat_hist_zero);
-		if (!val) {
-			__sync_fetch_and_add(&tpgen_lost, 1);
-			goto out;
-		}
 		tpgen_hist_add(val->slots, v);
 	}
-out:
 	bpf_map_delete_elem(&runqlat_saved, &runqlat_key);
 }
 
@@ -160,14 +147,18 @@ int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
 	sched_switch(ctx);
-	runqlat_to(ctx);
+	runqlat_to(ctx, tpgen_now);
 	return 0;
 }
 
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	runqlat_from(ctx);
+	__u64 tpgen_now = bpf_ktime_get_ns();
+
+	runqlat_from(ctx, tpgen_now);
 	return 0;
 }

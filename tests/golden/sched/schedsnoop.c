@@ -254,6 +254,7 @@ struct agg {
 	const char *json_name;
 	const char *unit;
 	int fd;
+	void *mem;			/* no key: the BPF program's global, through the skeleton */
 	unsigned int key_size, val_size;
 	const struct col *keys;
 	int nr_keys;
@@ -524,12 +525,44 @@ static void print_col(const struct col *c, const char *key, bool last)
 		printf("%*llu", w, (unsigned long long)v);
 }
 
+/*
+ * An aggregation without a key, the BPF program's global: its one row,
+ * read in place; with 'reset', each __u64 taken and zeroed in one atomic
+ * exchange, so that what an event adds meanwhile is in this interval or
+ * the next, never lost. All zeros (nothing counted): no row.
+ */
+static int read_global(const struct agg *a, bool reset, char **out)
+{
+	char *buf = calloc(1, a->key_size + a->val_size);
+	__u64 *mem = a->mem, v;
+	bool any = false;
+
+	*out = NULL;
+	if (!buf)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->val_size / sizeof(v); i++) {
+		v = reset ? __atomic_exchange_n(&mem[i], 0, __ATOMIC_RELAXED) :
+			    __atomic_load_n(&mem[i], __ATOMIC_RELAXED);
+		memcpy(buf + a->key_size + i * sizeof(v), &v, sizeof(v));
+		any |= v != 0;
+	}
+	if (!any) {
+		free(buf);
+		return 0;
+	}
+	*out = buf;
+	return 1;
+}
+
 /* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
 	int n = 0, cap = 0;
+
+	if (a->mem)
+		return read_global(a, reset, out);
 
 	for (;;) {
 		if (n == cap) {
@@ -958,7 +991,7 @@ int main(int argc, char **argv)
 		goto cleanup;
 	}
 	aggs[0].fd = bpf_map__fd(skel->maps.sched_switch_counts);
-	aggs[1].fd = bpf_map__fd(skel->maps.runqlat_hist);
+	aggs[1].mem = &skel->bss->runqlat_hist;
 	err = schedsnoop_bpf__attach(skel);
 	if (err) {
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));

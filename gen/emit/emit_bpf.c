@@ -26,7 +26,10 @@ static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct
 		const struct pvalue *v = &pr->vals[items->v[i].val];
 		char *dst = xasprintf("%s%s", obj, items->v[i].cname);
 
-		if (v->kind == PV_STR) {
+		if (v->kind == PV_STR && filter_str_buf(pr, v)) {
+			/* the filter read it: the same string, copied */
+			sb_printf(sb, "%s__builtin_memcpy(%s, buf_%s, sizeof(%s));\n", indent, dst, v->cname, dst);
+		} else if (v->kind == PV_STR) {
 			emit_read_str(sb, pr, v, dst, indent);
 		} else if (v->kind == PV_BYTES) {
 			/* __u8 saddr[4] of the record: the verifier refuses loads through a moved ctx pointer */

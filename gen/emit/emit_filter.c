@@ -75,6 +75,36 @@ static bool uses_joins(const struct pprobe *pr, const struct expr *e)
 	return late;
 }
 
+/*
+ * Does the filter read string v into buf_<v> on the stack (it is tested
+ * against a string)? The filter runs before the entry's saves, aggregates and
+ * record, so they copy the buffer instead of reading the string again: a
+ * string of a known size (the same everywhere), not through scratch (where
+ * keys take the buffers' place).
+ */
+bool filter_str_buf(const struct pprobe *pr, const struct pvalue *v)
+{
+	const struct expr **conj = NULL;
+	bool found = false;
+	int n = 0;
+
+	if (!pr->filter || pr->scratch_size || v->kind != PV_STR || v->src == PV_SAVED || !v->size || v->argv)
+		return false;
+	conjuncts(pr->filter, &conj, &n);
+	for (int i = 0; i < n && !found; i++) {
+		int *refs = NULL, nr = 0;
+
+		if (!has_strings(conj[i]))
+			continue;
+		expr_refs(conj[i], &refs, &nr);
+		for (int j = 0; j < nr; j++)
+			found |= &pr->vals[refs[j]] == v;
+		free(refs);
+	}
+	free(conj);
+	return found;
+}
+
 /* String buffers a filter reads into. */
 void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr)
 {

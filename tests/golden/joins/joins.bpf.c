@@ -58,6 +58,9 @@ struct {
 } sched_switch_2_agg SEC(".maps");
 static const struct sched_switch_2_agg_val sched_switch_2_agg_zero = { .max = 0 };
 
+/* sched/sched_switch: strings of the filter */
+const char sched_switch_3_filter_s0[] = "swapper/0";
+
 /* sched/sched_switch: count by pid */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -178,13 +181,17 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 t
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
+	char buf_next_comm[16] = {};
 
+	/* time - woken.ts > 1000000 && next_comm != "swapper/0" */
+	bpf_probe_read_kernel_str(buf_next_comm, sizeof(buf_next_comm), ctx->next_comm);
+	if (!(!tpgen_streq(buf_next_comm, sched_switch_3_filter_s0)))
+		return;
 	__builtin_memset(&woken_key, 0, sizeof(woken_key));
 	woken_key.pid = ctx->next_pid;
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
-	/* time - woken.ts > 1000000 */
 	if (tpgen_now - woken->ts <= 1000000ULL)
 		goto out;
 
@@ -198,7 +205,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 t
 		e->hdr.type = JOINS_SCHED_SWITCH_3;
 		e->hdr.ts_ns = tpgen_now;
 		e->next_pid = ctx->next_pid;
-		bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), ctx->next_comm);
+		__builtin_memcpy(e->next_comm, buf_next_comm, sizeof(e->next_comm));
 		e->prio = woken->prio;
 		tpgen_ringbuf_submit(e, &events);
 	}

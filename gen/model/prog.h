@@ -152,7 +152,7 @@ struct plet {
 struct pagg {
 	const struct spec_agg *sa;
 	char *map;
-	char *key_struct;	/* NULL: no key (an array of one) */
+	char *key_struct;	/* NULL: no key (a hash map of one key, or a global) */
 	char *val_struct;
 	char *title;
 	struct pitems keys;

@@ -193,7 +193,10 @@ static __tpgen_always_inline void tpgen_ringbuf_submit(void *rec, void *rb)
 
 /*
  * The loader's knobs: a thread group id (0: any) and a comm ("": any), tested
- * against the task that is current when the event fires.
+ * against the task that is current when the event fires. They are the
+ * program's const volatile targ_tgid and targ_comm (.rodata), set before the
+ * load, as libbpf-tools' targ_tgid: without -p and -c the verifier reads 0
+ * and "" from the frozen map and drops both tests as dead code.
  */
 static __tpgen_always_inline bool tpgen_task_wanted(pid_t tgid, const volatile char *comm)
 {

@@ -99,139 +99,159 @@ static bool prog_globs(const struct prog *p)
 	return false;
 }
 
-int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files)
+/* The parts of the pair that vary with the spec: each is a template variable's text. */
+enum part {
+	PART_DESC, PART_TYPES, PART_RECORDS, PART_MAPS, PART_HANDLERS, PART_HEADER, PART_CASES,
+	PART_SUMMARY, PART_PROBES, PART_WHAT, PART_DOC, PART_AGGS, PART_AGGS_SETUP, PART_AGG_FNS,
+	PART_AGG_OFFSETS, PART_AGG_COLUMNS, PART_LAYOUT, PART_SHOWS, PART_SHOW_KINDS, PART_SHOW_NAMES,
+	NR_PARTS
+};
+
+static const char *text(const struct strbuf *sb)
 {
-	const char *tool = p->tool;
-	struct strbuf desc, types, records, maps, handlers, header, cases, summary, probes, what, doc, sb;
-	struct strbuf aggs, aggs_setup, agg_fns_decl, agg_offsets, agg_cols, layout, shows, show_kinds, show_names;
-	char *guard, *skel, *text;
-	bool json_str, show_value, show_bytes, show_name;
-	int err, i, j;
+	return sb->buf ? sb->buf : "";
+}
 
-	sb_init(&desc);
-	sb_init(&types);
-	sb_init(&records);
-	sb_init(&maps);
-	sb_init(&handlers);
-	sb_init(&header);
-	sb_init(&cases);
-	sb_init(&summary);
-	sb_init(&probes);
-	sb_init(&what);
-	sb_init(&doc);
-	sb_init(&sb);
-	sb_init(&aggs);
-	sb_init(&aggs_setup);
-	sb_init(&agg_fns_decl);
-	sb_init(&agg_offsets);
-	sb_init(&agg_cols);
-	sb_init(&layout);
-	sb_init(&shows);
-	sb_init(&show_kinds);
-	sb_init(&show_names);
+static void emit_parts(struct strbuf *part, const struct prog *p)
+{
+	struct strbuf *types = &part[PART_TYPES];
 
-	c_comment_text(&desc, p->description ? p->description : "generated tracing tool");
-	emit_records(&records, &types, p);
-	if (types.len && types.buf[types.len - 1] == '\n')
-		types.buf[--types.len] = '\0';
-	emit_maps(&maps, p);
-	emit_handlers(&handlers, p);
-	emit_header_and_cases(&header, &cases, p);
-	emit_summary(&summary, p);
-	emit_probes_table(&probes, &what, p);
-	emit_doc(&doc, p, tool);
-	emit_aggs_table(&aggs, &aggs_setup, p);
+	c_comment_text(&part[PART_DESC], p->description ? p->description : "generated tracing tool");
+	emit_records(&part[PART_RECORDS], types, p);
+	if (types->len && types->buf[types->len - 1] == '\n')
+		types->buf[--types->len] = '\0';
+	emit_maps(&part[PART_MAPS], p);
+	emit_handlers(&part[PART_HANDLERS], p);
+	emit_header_and_cases(&part[PART_HEADER], &part[PART_CASES], p);
+	emit_summary(&part[PART_SUMMARY], p);
+	emit_probes_table(&part[PART_PROBES], &part[PART_WHAT], p);
+	emit_doc(&part[PART_DOC], p, p->tool);
+	emit_aggs_table(&part[PART_AGGS], &part[PART_AGGS_SETUP], p);
 	if (p->any_agg)
-		emit_agg_fns(&agg_fns_decl, &agg_offsets, &agg_cols);
+		emit_agg_fns(&part[PART_AGG_FNS], &part[PART_AGG_OFFSETS], &part[PART_AGG_COLUMNS]);
 	if (p->any_ctx)
-		emit_layout(&layout, p);
-	emit_shows(&shows, p);
-	shows_used(p, &show_value, &show_bytes, &show_name);
-	/* print_json_str(): strings, names and addresses, stacks' frames, and every summary's titles and units */
-	json_str = show_bytes || show_name || p->any_stack || p->any_agg;
+		emit_layout(&part[PART_LAYOUT], p);
+	emit_shows(&part[PART_SHOWS], p);
 	if (p->any_names)
-		emit_show_kinds(&show_kinds, &show_names);
-	for (i = 0; i < p->nr_probes; i++) {
-		for (j = 0; j < p->probes[i].print.nr; j++)
-			json_str |= p->probes[i].vals[p->probes[i].print.v[j].val].kind == PV_STR;
-		for (int k = 0; k < p->probes[i].nr_aggs; k++)
-			for (j = 0; j < p->probes[i].aggs[k].keys.nr; j++)
-				json_str |= p->probes[i].vals[p->probes[i].aggs[k].keys.v[j].val].kind == PV_STR;
+		emit_show_kinds(&part[PART_SHOW_KINDS], &part[PART_SHOW_NAMES]);
+}
+
+/* print_json_str(): strings, names and addresses, stacks' frames, and every summary's titles and units */
+static bool needs_json_str(const struct prog *p, bool show_bytes, bool show_name)
+{
+	bool json_str = show_bytes || show_name || p->any_stack || p->any_agg;
+
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		for (int j = 0; j < pr->print.nr; j++)
+			json_str |= pr->vals[pr->print.v[j].val].kind == PV_STR;
+		for (int k = 0; k < pr->nr_aggs; k++)
+			for (int j = 0; j < pr->aggs[k].keys.nr; j++)
+				json_str |= pr->vals[pr->aggs[k].keys.v[j].val].kind == PV_STR;
 	}
-	guard = xasprintf("__%s", tool);
+	return json_str;
+}
+
+/* "SCHEDSNOOP_TPGEN_H": not <bpf/bpf.h>'s __LIBBPF_BPF_H for a tool libbpf_bpf */
+static char *header_guard(const char *tool)
+{
+	char *guard = xasprintf("__%s_TPGEN_H", tool);
+
 	for (char *c = guard; *c; c++)
 		if (*c >= 'a' && *c <= 'z')
 			*c -= 'a' - 'A';
-	text = guard;
-	guard = xasprintf("%s_TPGEN_H", text);	/* not <bpf/bpf.h>'s __LIBBPF_BPF_H for a tool libbpf_bpf */
-	free(text);
-	skel = xasprintf("%s_bpf", tool);
+	return guard;
+}
 
+/* The four files made from templates: Makefile, <tool>.bpf.c, <tool>.c and <tool>.h. */
+static int render_pair(const struct prog *p, const struct templates *tmpls, const struct strbuf *part,
+		       struct prog_file **files, int *nr_files)
+{
+	const char *tool = p->tool;
+	char *guard = header_guard(tool), *skel = xasprintf("%s_bpf", tool);
+	bool show_value, show_bytes, show_name;
+	int err;
+
+	shows_used(p, &show_value, &show_bytes, &show_name);
 	{
-		const struct tmpl_var vars[] = {
-			{ "BANNER", p->banner },
-			{ "TOOL", tool },
-			{ "DESCRIPTION", desc.buf ? desc.buf : "" },
-			{ "GUARD", guard },
-			{ "VERSION", TPGEN_VERSION },
-			{ "SKEL", skel },
-			{ "DOC", doc.buf ? doc.buf : "" },
-			{ "WHAT", what.buf ? what.buf : "" },
-			{ "RINGBUF", p->any_print ? "1" : "" },
-			{ "CORE_READ", p->any_core ? "1" : "" },
-			{ "GLOB", prog_globs(p) ? "1" : "" },
-			{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
-			{ "CTX_H", p->any_ctx ? "1" : "" },
-			{ "RAW_H", p->any_raw ? "1" : "" },
-			{ "INTERVAL", p->any_agg ? "1" : "" },	/* a summary: -i, -T, [interval] [count] */
-			{ "ANY_HIST", p->any_hist || p->any_lhist ? "1" : "" },
-			{ "HIST", p->any_hist ? "1" : "" },
-			{ "LHIST", p->any_lhist ? "1" : "" },
-			{ "AGG", p->any_agg ? "1" : "" },
-			{ "GLOBAL_AGG", p->any_global_agg ? "1" : "" },	/* an aggregation without a key: a global */
-			{ "MAP_READS", p->any_agg || p->any_stack ? "1" : "" },	/* bpf_map_*_elem() */
-			{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
-			{ "AGGS", aggs.buf ? aggs.buf : "" },
-			{ "AGGS_SETUP", aggs_setup.buf ? aggs_setup.buf : "" },
-			{ "AGG_FNS", agg_fns_decl.buf ? agg_fns_decl.buf : "" },
-			{ "AGG_OFFSETS", agg_offsets.buf ? agg_offsets.buf : "" },
-			{ "AGG_COLUMNS", agg_cols.buf ? agg_cols.buf : "" },
-			{ "JSON_STR", json_str ? "1" : "" },
-			{ "EVENT_TYPES", types.buf ? types.buf : "" },
-			{ "RECORDS", records.buf ? records.buf : "" },
-			{ "MAPS", maps.buf ? maps.buf : "" },
-			{ "HANDLERS", handlers.buf ? handlers.buf : "" },
-			{ "HEADER", header.buf ? header.buf : "" },
-			{ "EVENT_CASES", cases.buf ? cases.buf : "" },
-			{ "SUMMARY", summary.buf ? summary.buf : "" },
-			{ "PROBES", probes.buf ? probes.buf : "" },
-			{ "LAYOUT", layout.buf ? layout.buf : "" },
-			{ "NAMES", p->any_names ? "1" : "" },
-			{ "SHOW_VALUE", show_value ? "1" : "" },
-			{ "SHOW_BYTES", show_bytes ? "1" : "" },
-			{ "SHOW_NAME", show_name ? "1" : "" },
-			{ "SHOWS", shows.buf ? shows.buf : "" },
-			{ "SHOW_KINDS", show_kinds.buf ? show_kinds.buf : "" },
-			{ "SHOW_NAMES", show_names.buf ? show_names.buf : "" },
-			{ "STACKS", p->any_stack ? "1" : "" },
-			{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
-			{ "ARGV", p->any_argv ? "1" : "" },
-			{ "START", p->any_start ? "1" : "" },
-		};
+	const struct tmpl_var vars[] = {
+		{ "BANNER", p->banner },
+		{ "TOOL", tool },
+		{ "DESCRIPTION", text(&part[PART_DESC]) },
+		{ "GUARD", guard },
+		{ "VERSION", TPGEN_VERSION },
+		{ "SKEL", skel },
+		{ "DOC", text(&part[PART_DOC]) },
+		{ "WHAT", text(&part[PART_WHAT]) },
+		{ "RINGBUF", p->any_print ? "1" : "" },
+		{ "CORE_READ", p->any_core ? "1" : "" },
+		{ "GLOB", prog_globs(p) ? "1" : "" },
+		{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
+		{ "CTX_H", p->any_ctx ? "1" : "" },
+		{ "RAW_H", p->any_raw ? "1" : "" },
+		{ "INTERVAL", p->any_agg ? "1" : "" },	/* a summary: -i, -T, [interval] [count] */
+		{ "ANY_HIST", p->any_hist || p->any_lhist ? "1" : "" },
+		{ "HIST", p->any_hist ? "1" : "" },
+		{ "LHIST", p->any_lhist ? "1" : "" },
+		{ "AGG", p->any_agg ? "1" : "" },
+		{ "GLOBAL_AGG", p->any_global_agg ? "1" : "" },	/* an aggregation without a key: a global */
+		{ "MAP_READS", p->any_agg || p->any_stack ? "1" : "" },	/* bpf_map_*_elem() */
+		{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
+		{ "AGGS", text(&part[PART_AGGS]) },
+		{ "AGGS_SETUP", text(&part[PART_AGGS_SETUP]) },
+		{ "AGG_FNS", text(&part[PART_AGG_FNS]) },
+		{ "AGG_OFFSETS", text(&part[PART_AGG_OFFSETS]) },
+		{ "AGG_COLUMNS", text(&part[PART_AGG_COLUMNS]) },
+		{ "JSON_STR", needs_json_str(p, show_bytes, show_name) ? "1" : "" },
+		{ "EVENT_TYPES", text(&part[PART_TYPES]) },
+		{ "RECORDS", text(&part[PART_RECORDS]) },
+		{ "MAPS", text(&part[PART_MAPS]) },
+		{ "HANDLERS", text(&part[PART_HANDLERS]) },
+		{ "HEADER", text(&part[PART_HEADER]) },
+		{ "EVENT_CASES", text(&part[PART_CASES]) },
+		{ "SUMMARY", text(&part[PART_SUMMARY]) },
+		{ "PROBES", text(&part[PART_PROBES]) },
+		{ "LAYOUT", text(&part[PART_LAYOUT]) },
+		{ "NAMES", p->any_names ? "1" : "" },
+		{ "SHOW_VALUE", show_value ? "1" : "" },
+		{ "SHOW_BYTES", show_bytes ? "1" : "" },
+		{ "SHOW_NAME", show_name ? "1" : "" },
+		{ "SHOWS", text(&part[PART_SHOWS]) },
+		{ "SHOW_KINDS", text(&part[PART_SHOW_KINDS]) },
+		{ "SHOW_NAMES", text(&part[PART_SHOW_NAMES]) },
+		{ "STACKS", p->any_stack ? "1" : "" },
+		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
+		{ "ARGV", p->any_argv ? "1" : "" },
+		{ "START", p->any_start ? "1" : "" },
+	};
 		int nv = ARRAY_SIZE(vars);
 
 		err = render(tmpls, "Makefile", vars, nv, files, nr_files, xstrdup("Makefile"));
 		if (!err)
-			err = render(tmpls, "prog.bpf.c", vars, nv, files, nr_files,
-				     xasprintf("%s.bpf.c", tool));
+			err = render(tmpls, "prog.bpf.c", vars, nv, files, nr_files, xasprintf("%s.bpf.c", tool));
 		if (!err)
 			err = render(tmpls, "loader.c", vars, nv, files, nr_files, xasprintf("%s.c", tool));
 		if (!err)
 			err = render(tmpls, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
 	}
-	if (!err) {
+	free(guard);
+	free(skel);
+	return err;
+}
+
+int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **files, int *nr_files)
+{
+	struct strbuf part[NR_PARTS], sb;
+	int err, i;
+
+	for (i = 0; i < NR_PARTS; i++)
+		sb_init(&part[i]);
+	sb_init(&sb);
+	emit_parts(part, p);
+	err = render_pair(p, tmpls, part, files, nr_files);
+	if (!err)
 		err = copy_file(tmpls, "tpgen.h", files, nr_files);
-	}
 	/* names for numbers: bpf/tpgen_names.c, compiled into the loader */
 	for (i = 0; !err && p->any_names && i < 2; i++) {
 		static const char *const names_files[] = { "tpgen_names.h", "tpgen_names.c" };
@@ -245,7 +265,7 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 		err = copy_file(tmpls, name, files, nr_files);
 	}
 	if (!err && p->any_ctx) {
-		char *name = xasprintf("%s.ctx.h", tool), *g = emit_guard(name, "__TPGEN_CTX_H");
+		char *name = xasprintf("%s.ctx.h", p->tool), *g = emit_guard(name, "__TPGEN_CTX_H");
 
 		err = emit_ctx_header(&sb, p->evs, p->ctx_sel, g, p->banner_ctx);
 		free(g);
@@ -257,30 +277,10 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 	if (!err && p->any_raw) {
 		err = emit_raw_header(&sb, p->raws, p->raw_sel, p->btf, RAW_MODE_VMLINUX, p->banner_ctx);
 		if (!err)
-			add_file(files, nr_files, xasprintf("%s.raw.h", tool), &sb);
+			add_file(files, nr_files, xasprintf("%s.raw.h", p->tool), &sb);
 	}
-	free(guard);
-	free(skel);
-	sb_clear(&desc);
-	sb_clear(&types);
-	sb_clear(&records);
-	sb_clear(&maps);
-	sb_clear(&handlers);
-	sb_clear(&header);
-	sb_clear(&cases);
-	sb_clear(&summary);
-	sb_clear(&probes);
-	sb_clear(&what);
-	sb_clear(&doc);
+	for (i = 0; i < NR_PARTS; i++)
+		sb_clear(&part[i]);
 	sb_clear(&sb);
-	sb_clear(&aggs);
-	sb_clear(&aggs_setup);
-	sb_clear(&agg_fns_decl);
-	sb_clear(&agg_offsets);
-	sb_clear(&agg_cols);
-	sb_clear(&layout);
-	sb_clear(&shows);
-	sb_clear(&show_kinds);
-	sb_clear(&show_names);
 	return err;
 }

@@ -364,9 +364,36 @@ static bool not_of_narrow_unsigned(const struct expr *e)
 	return narrow_unsigned_not(e) != 0;
 }
 
-/* What C knows of a value's range: a truth value is 0 or 1, a value read is its type's (before promotion) */
+static void range_of(const struct expr *e, wide *lo, wide *hi);
+
+/*
+ * What C knows of a value's range: a truth value is 0 or 1, a value read is
+ * its type's (before promotion). Kept in the node: the rules look at their
+ * operands' ranges more than once, and nesting would make that exponential.
+ */
 static void value_range(const struct expr *e, wide *lo, wide *hi)
 {
+	struct expr *m = (struct expr *)e;	/* the cache only */
+
+	if (!(e->range_known && e->range_t.size == e->t.size && e->range_t.is_signed == e->t.is_signed &&
+	      e->range_t.kind == e->t.kind && !e->is_const)) {
+		range_of(e, lo, hi);
+		m->range_known = true;
+		m->range_t = e->t;
+		m->range_lo = *lo;
+		m->range_hi = *hi;
+		if (e->is_const)
+			m->range_known = false;	/* folded later: read it again */
+		return;
+	}
+	*lo = e->range_lo;
+	*hi = e->range_hi;
+}
+
+static void range_of(const struct expr *e, wide *lo, wide *hi)
+{
+	unsigned int bits;
+
 	if (!e->is_const && e->op == EX_LNOT) {
 		wide alo, ahi;
 
@@ -380,8 +407,9 @@ static void value_range(const struct expr *e, wide *lo, wide *hi)
 		*hi = 1;
 		return;
 	}
-	if (not_of_narrow_unsigned(e)) {
-		*lo = -((wide)1 << narrow_unsigned_not(e));
+	bits = narrow_unsigned_not(e);	/* once: it looks at e's operands' ranges */
+	if (bits) {
+		*lo = -((wide)1 << bits);
 		*hi = -1;
 		return;
 	}

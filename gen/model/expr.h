@@ -61,6 +61,10 @@ struct expr {
 	bool is_const;
 	int ref;		/* EX_REF: the resolver's id */
 	int lit;		/* EX_STR: index of the literal */
+	/* the checker's cache of what C knows of the value's range, for the type it had then */
+	bool range_known;
+	struct expr_type range_t;
+	__int128 range_lo, range_hi;
 };
 
 /*

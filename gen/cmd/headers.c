@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-/* tpgen headers: context structs (default) or raw tracepoint argument structs (--raw). */
+/*
+ * tpgen headers: context structs (default), raw tracepoint argument structs
+ * (--raw), or both from one reading of the inputs (--all).
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -23,6 +27,8 @@ static void usage(FILE *f)
 		"  -M, --depfile FILE    write a make/ninja depfile naming every input read\n"
 		"      --check           write nothing; exit 1 if FILE is stale for these inputs\n"
 		"      --raw             raw tracepoint argument structs from BTF instead\n"
+		"      --all             both, every event, from one reading of the inputs:\n"
+		"                        -o DIR writes DIR/ctx.h and DIR/raw.h\n"
 		"      --vmlinux-h       (--raw) use kernel types as they are; include vmlinux.h first\n"
 		"      --core            CO-RE: relocatable structs named after trace_event_raw_<class>\n"
 		"      --tracefs DIR     read format files from DIR (<sys>/<event>/format)\n"
@@ -47,10 +53,10 @@ static void *btf_thread(void *arg)
 }
 
 static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
-		       bool core, struct outputs *o)
+		       bool core, bool need_btf, struct outputs *o)
 {
 	unsigned long long hash = FNV1A64_INIT;
-	struct btf_job job = { .in = in, .required = core };
+	struct btf_job job = { .in = in, .required = core || need_btf };
 	bool threaded = false;
 	struct strbuf sb;
 	bool *sel = NULL;
@@ -182,6 +188,7 @@ int cmd_headers(int argc, char **argv)
 		{ "depfile",	required_argument,	NULL, 'M' },
 		{ "check",	no_argument,		NULL, 'C' },
 		{ "raw",	no_argument,		NULL, 'r' },
+		{ "all",	no_argument,		NULL, 'a' },
 		{ "vmlinux-h",	no_argument,		NULL, 'V' },
 		{ "core",	no_argument,		NULL, 'c' },
 		{ "help",	no_argument,		NULL, 'h' },
@@ -191,7 +198,7 @@ int cmd_headers(int argc, char **argv)
 	struct inputs in = {};
 	struct outputs o = {};
 	const char *output = NULL;
-	bool raw = false, vmlinux_h = false, core = false;
+	bool raw = false, vmlinux_h = false, core = false, all = false;
 	int opt, err;
 
 	mem_batch_init();
@@ -214,6 +221,9 @@ int cmd_headers(int argc, char **argv)
 		case 'r':
 			raw = true;
 			break;
+		case 'a':
+			all = true;
+			break;
 		case 'V':
 			vmlinux_h = true;
 			break;
@@ -228,6 +238,13 @@ int cmd_headers(int argc, char **argv)
 			inputs_clear(&in);
 			return bad_option("headers", opt, argv);
 		}
+	}
+	if (all && (raw || vmlinux_h || optind < argc || !output || !strcmp(output, "-"))) {
+		pr_err("--all writes every event's ctx.h and raw.h into -o DIR: %s",
+		       raw || vmlinux_h ? "not with --raw or --vmlinux-h" : optind < argc ? "no PATTERN" :
+		       "-o DIR is needed");
+		inputs_clear(&in);
+		return -TPGEN_EUSAGE;
 	}
 	if (core && raw) {
 		pr_err("--core applies to context headers, not --raw (raw arguments are read from BTF as they are)");
@@ -244,11 +261,29 @@ int cmd_headers(int argc, char **argv)
 		inputs_clear(&in);
 		return -TPGEN_EUSAGE;
 	}
+	if (all) {
+		char *ctx = xasprintf("%s/ctx.h", output), *rawh = xasprintf("%s/raw.h", output);
+
+		/* one reading of the format files and the BTF for both headers */
+		if (!o.check && mkdir(output, 0777) && errno != EEXIST) {
+			pr_err("cannot create %s: %s", output, strerror(errno));
+			err = -errno;
+		} else {
+			err = ctx_headers(&in, NULL, 0, ctx, core, true, &o);
+			if (!err)
+				err = raw_headers(&in, NULL, 0, rawh, RAW_MODE_STANDALONE, &o);
+		}
+		if (!err)
+			err = outputs_commit(&o);
+		free(ctx);
+		free(rawh);
+		goto out;
+	}
 	if (raw)
 		err = raw_headers(&in, argv + optind, argc - optind, output,
 				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
 	else
-		err = ctx_headers(&in, argv + optind, argc - optind, output, core, &o);
+		err = ctx_headers(&in, argv + optind, argc - optind, output, core, false, &o);
 	if (!err)
 		err = outputs_commit(&o);
 out:

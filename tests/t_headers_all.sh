@@ -1,0 +1,46 @@
+#!/bin/bash
+# tpgen headers --all -o DIR: both whole-kernel headers from one process are
+# the very files 'tpgen headers' and 'tpgen headers --raw' write, live and from
+# a snapshot; a second run leaves them alone; what it refuses writes nothing.
+. "$(dirname "$0")/lib.sh"
+require_live
+cd "$T"
+
+"$TPGEN" headers --all -o all || fail "tpgen headers --all failed"
+"$TPGEN" headers -o ctx.h || fail "tpgen headers failed"
+"$TPGEN" headers --raw -o raw.h || fail "tpgen headers --raw failed"
+cmp ctx.h all/ctx.h || fail "--all's ctx.h differs from tpgen headers'"
+cmp raw.h all/raw.h || fail "--all's raw.h differs from tpgen headers --raw's"
+[ "$(ls all | tr '\n' ' ')" = "ctx.h raw.h " ] || fail "--all wrote: $(ls all)"
+echo "ok   --all: the ctx and raw headers of the live kernel"
+
+# --check: up to date, then stale
+"$TPGEN" headers --all --check -o all || fail "--check: fresh headers called stale"
+echo '/* edited */' >> all/raw.h
+"$TPGEN" headers --all --check -o all && fail "--check: an edited raw.h called fresh"
+"$TPGEN" headers --all -o all && cmp raw.h all/raw.h || fail "a rerun did not rewrite the edited raw.h"
+touch -d 2000-01-01 all/ctx.h
+"$TPGEN" headers --all -o all || fail "rerun failed"
+[ "$(stat -c %Y all/ctx.h)" = "$(date -d 2000-01-01 +%s)" ] || fail "an unchanged ctx.h was rewritten"
+echo "ok   --all --check, and a rerun rewrites only what changed"
+
+# a snapshot: the same as the two commands on it
+"$TPGEN" snapshot snap >/dev/null 2>&1 || fail "tpgen snapshot failed"
+"$TPGEN" headers --kernel snap --all -o snapall || fail "--all --kernel failed"
+mkdir s
+"$TPGEN" headers --kernel snap -o s/ctx.h && "$TPGEN" headers --kernel snap --raw -o s/raw.h ||
+	fail "headers --kernel failed"
+cmp s/ctx.h snapall/ctx.h && cmp s/raw.h snapall/raw.h || fail "--all --kernel differs from the two commands"
+echo "ok   --all --kernel SNAPSHOT"
+
+# refused: with --raw, --vmlinux-h, a pattern, no -o or -o -
+for args in "--raw -o r" "--vmlinux-h -o r" "-o r sched" "" "-o -"; do
+	# shellcheck disable=SC2086
+	"$TPGEN" headers --all $args > out 2> err
+	rc=$?
+	[ $rc = 2 ] || fail "headers --all $args: exit $rc, not 2"
+	grep -q "error: --all writes" err || fail "headers --all $args: $(cat err)"
+	[ -e r ] && fail "headers --all $args wrote r"
+	[ -s out ] && fail "headers --all $args wrote to stdout"
+done
+echo "ok   --all refuses --raw, --vmlinux-h, patterns and a missing -o DIR"

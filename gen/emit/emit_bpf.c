@@ -318,10 +318,33 @@ static bool probe_reads_ctx(const struct pprobe *pr)
 	return pr->uses_ctx;
 }
 
+/*
+ * The event's time, where the entry first needs it: after its filter and its
+ * joins' lookups (an event they reject reads no clock, as libbpf-tools'
+ * handlers), or before them when they use it. The program's entries share one
+ * reading (tpgen_time()).
+ */
+static void emit_clock(struct strbuf *sb, size_t body)
+{
+	static const char clock[] = "\ttpgen_now = tpgen_time(tpgen_clock);\n";
+	char *tail;
+
+	if (!strstr(sb->buf + body, "tpgen_now")) {
+		sb_puts(sb, clock);
+		return;
+	}
+	tail = xstrdup(sb->buf + body);
+	sb->len = body;
+	sb->buf[body] = '\0';
+	sb_puts(sb, clock);
+	sb_puts(sb, tail);
+	free(tail);
+}
+
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	bool uses_raw = false, deletes = false;
-	size_t start = sb->len;
+	size_t start = sb->len, body;
 	char ct[160];
 	int i;
 
@@ -335,7 +358,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	sb_printf(sb, "static __always_inline void %s(", pr->func);
 	if (probe_reads_ctx(pr))
 		sb_printf(sb, "%s *ctx%s", ctx_type(pr, ct, sizeof(ct)), pr->uses_time ? ", " : "");
-	sb_puts(sb, pr->uses_time ? "__u64 tpgen_now)\n{\n" : probe_reads_ctx(pr) ? ")\n{\n" : "void)\n{\n");
+	sb_puts(sb, pr->uses_time ? "__u64 *tpgen_clock)\n{\n" : probe_reads_ctx(pr) ? ")\n{\n" : "void)\n{\n");
 	if (uses_raw)
 		emit_raw_locals(sb, pr);
 	for (i = 0; i < pr->nr_joins; i++) {
@@ -348,11 +371,14 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		sb_printf(sb, "\tstruct %s %s_key;\n", set->key_struct, pr->joins[i].local);
 		sb_printf(sb, "\tstruct %s *%s;\n", set->val_struct, pr->joins[i].local);
 	}
+	if (pr->uses_time)
+		sb_puts(sb, "\t__u64 tpgen_now;\n");
 	for (i = 0; i < pr->nr_lets; i++)
 		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(&pr->lets[i].type), pr->lets[i].local);
 	emit_filter_decls(sb, pr);
 	if (sb->len < 2 || strcmp(sb->buf + sb->len - 2, "{\n"))
 		sb_putc(sb, '\n');	/* a blank line after declarations, as kernel style has it */
+	body = sb->len;
 	emit_sysarg_test(sb, pr, leave);
 	if (pr->task_filter)
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
@@ -383,6 +409,8 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 			leave = "goto out;";
 	}
 	emit_refetch(sb, p, pr);
+	if (pr->uses_time)
+		emit_clock(sb, body);
 	for (i = 0; i < pr->nr_lets; i++) {
 		sb_printf(sb, "\t%s = ", pr->lets[i].local);
 		emit_expr(sb, pr, pr->lets[i].expr);
@@ -415,10 +443,10 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 	else
 		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
 	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
-	/* the event's time: one clock for every entry and every use */
+	/* the event's time: one clock for every entry and every use, read by the first that needs it */
 	for (int i = first; i < p->nr_probes; i++)
 		if (!strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time) {
-			sb_puts(sb, "\t__u64 tpgen_now = bpf_ktime_get_ns();\n\n");
+			sb_puts(sb, "\t__u64 tpgen_now = 0;\n\n");
 			break;
 		}
 	for (int i = first; i < p->nr_probes; i++) {
@@ -427,7 +455,7 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 		if (strcmp(q->handler, pr->handler))
 			continue;
 		sb_printf(sb, "\t%s(%s%s%s);\n", q->func, probe_reads_ctx(q) ? "ctx" : "",
-			  probe_reads_ctx(q) && q->uses_time ? ", " : "", q->uses_time ? "tpgen_now" : "");
+			  probe_reads_ctx(q) && q->uses_time ? ", " : "", q->uses_time ? "&tpgen_now" : "");
 	}
 	sb_puts(sb, "\treturn 0;\n}\n");
 }

@@ -71,10 +71,13 @@ struct {
 static const struct sched_switch_4_counts_val sched_switch_4_counts_zero;
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* save woken */
 	{
@@ -111,10 +114,13 @@ static __always_inline void sched_wakeup_2(struct sched_wakeup_ctx *ctx)
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* save oncpu */
 	{
@@ -129,12 +135,13 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 tpg
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
 	struct named_key named_key;
 	struct named_val *named;
+	__u64 tpgen_now;
 	__u64 lat;
 
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
@@ -152,6 +159,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 t
 	named = bpf_map_lookup_elem(&named_saved, &named_key);
 	if (!named)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 	lat = tpgen_now - woken->ts;
 
 	/* sched/sched_switch: count, max(lat) by comm */
@@ -177,10 +185,11 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 t
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
+	__u64 tpgen_now;
 	char buf_next_comm[16] = {};
 
 	/* time - woken.ts > 1000000 && next_comm != "swapper/0" */
@@ -192,6 +201,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 t
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 	if (tpgen_now - woken->ts <= 1000000ULL)
 		goto out;
 
@@ -252,9 +262,9 @@ out:
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
-	sched_wakeup(ctx, tpgen_now);
+	sched_wakeup(ctx, &tpgen_now);
 	sched_wakeup_2(ctx);
 	return 0;
 }
@@ -262,11 +272,11 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
-	sched_switch(ctx, tpgen_now);
-	sched_switch_2(ctx, tpgen_now);
-	sched_switch_3(ctx, tpgen_now);
+	sched_switch(ctx, &tpgen_now);
+	sched_switch_2(ctx, &tpgen_now);
+	sched_switch_3(ctx, &tpgen_now);
 	sched_switch_4(ctx);
 	return 0;
 }

@@ -4,6 +4,7 @@
  * libbpf program). Include after vmlinux.h and <bpf/bpf_helpers.h>.
  *
  *   tpgen_task_wanted()	the loader's -p PID / -c COMM knobs
+ *   tpgen_time()		the event's time, one clock read per program
  *   tpgen_ringbuf_reserve()	bpf_ringbuf_reserve() that counts what it drops
  *   tpgen_ringbuf_submit()	bpf_ringbuf_submit() that wakes the loader once per batch
  *   tpgen_count()		per-key counters in a hash map
@@ -34,6 +35,18 @@
 #ifndef __tpgen_always_inline
 #define __tpgen_always_inline inline __attribute__((always_inline))
 #endif
+
+/*
+ * The event's time: the clock is read by the first entry of a program that
+ * needs it, and the others get the same value. An event every entry rejects
+ * first (a filter, a join that finds nothing) reads no clock.
+ */
+static __tpgen_always_inline __u64 tpgen_time(__u64 *now)
+{
+	if (!*now)
+		*now = bpf_ktime_get_ns();
+	return *now;
+}
 
 /* Floor of log2, branch-free (libbpf-tools' log2l()); 0 for 0. */
 static __tpgen_always_inline __u64 tpgen_log2_32(__u32 v)

@@ -79,10 +79,13 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* save woken */
 	{
@@ -98,16 +101,18 @@ static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 tpg
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct woken_key woken_key;
 	struct woken_val *woken;
+	__u64 tpgen_now;
 
 	__builtin_memset(&woken_key, 0, sizeof(woken_key));
 	woken_key.pid = ctx->next_pid;
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* woken hist */
 	{
@@ -120,8 +125,12 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 t
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
+	tpgen_now = tpgen_time(tpgen_clock);
+
 	/* save sched_switch */
 	{
 		struct sched_switch_key key;
@@ -136,16 +145,18 @@ static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx, __u6
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct sched_switch_key sched_switch_3_key;
 	struct sched_switch_val *sched_switch_3;
+	__u64 tpgen_now;
 
 	__builtin_memset(&sched_switch_3_key, 0, sizeof(sched_switch_3_key));
 	sched_switch_3_key.pid = ctx->next_pid;
 	sched_switch_3 = bpf_map_lookup_elem(&sched_switch_saved, &sched_switch_3_key);
 	if (!sched_switch_3)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* sched_switch: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -158,8 +169,12 @@ static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 
 }
 
 /* sched/sched_wakeup */
-static __always_inline void woken_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void woken_from(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
+	tpgen_now = tpgen_time(tpgen_clock);
+
 	/* save woken_2 */
 	{
 		struct woken_2_key key;
@@ -174,16 +189,18 @@ static __always_inline void woken_from(struct sched_wakeup_ctx *ctx, __u64 tpgen
 }
 
 /* sched/sched_switch */
-static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct woken_2_key woken_2_key;
 	struct woken_2_val *woken_2;
+	__u64 tpgen_now;
 
 	__builtin_memset(&woken_2_key, 0, sizeof(woken_2_key));
 	woken_2_key.pid = ctx->next_pid;
 	woken_2 = bpf_map_lookup_elem(&woken_2_saved, &woken_2_key);
 	if (!woken_2)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* woken: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -196,11 +213,14 @@ static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 tpgen_n
 }
 
 /* sched/sched_wakeup */
-static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
 	/* prio <= 120 */
 	if (ctx->prio > 120)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* save sched_wakeup */
 	{
@@ -216,16 +236,18 @@ static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx, __u6
 }
 
 /* sched/sched_switch */
-static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct sched_wakeup_key sched_wakeup_2_key;
 	struct sched_wakeup_val *sched_wakeup_2;
+	__u64 tpgen_now;
 
 	__builtin_memset(&sched_wakeup_2_key, 0, sizeof(sched_wakeup_2_key));
 	sched_wakeup_2_key.pid_1 = ctx->next_pid + 1;
 	sched_wakeup_2 = bpf_map_lookup_elem(&sched_wakeup_saved, &sched_wakeup_2_key);
 	if (!sched_wakeup_2)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* sched_wakeup: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -240,24 +262,24 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
 	sched_switch(ctx);
-	sched_switch_2(ctx, tpgen_now);
-	sched_switch_to(ctx, tpgen_now);
-	woken_to(ctx, tpgen_now);
-	sched_wakeup_to(ctx, tpgen_now);
+	sched_switch_2(ctx, &tpgen_now);
+	sched_switch_to(ctx, &tpgen_now);
+	woken_to(ctx, &tpgen_now);
+	sched_wakeup_to(ctx, &tpgen_now);
 	return 0;
 }
 
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
-	sched_wakeup(ctx, tpgen_now);
-	sched_switch_from(ctx, tpgen_now);
-	woken_from(ctx, tpgen_now);
-	sched_wakeup_from(ctx, tpgen_now);
+	sched_wakeup(ctx, &tpgen_now);
+	sched_switch_from(ctx, &tpgen_now);
+	woken_from(ctx, &tpgen_now);
+	sched_wakeup_from(ctx, &tpgen_now);
 	return 0;
 }

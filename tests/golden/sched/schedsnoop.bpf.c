@@ -100,8 +100,12 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 }
 
 /* sched/sched_wakeup */
-static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx, __u64 tpgen_now)
+static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx, __u64 *tpgen_clock)
 {
+	__u64 tpgen_now;
+
+	tpgen_now = tpgen_time(tpgen_clock);
+
 	/* save runqlat */
 	{
 		struct runqlat_key key;
@@ -116,16 +120,18 @@ static __always_inline void runqlat_from(struct sched_wakeup_ctx *ctx, __u64 tpg
 }
 
 /* sched/sched_switch */
-static __always_inline void runqlat_to(struct sched_switch_ctx *ctx, __u64 tpgen_now)
+static __always_inline void runqlat_to(struct sched_switch_ctx *ctx, __u64 *tpgen_clock)
 {
 	struct runqlat_key runqlat_key;
 	struct runqlat_val *runqlat;
+	__u64 tpgen_now;
 
 	__builtin_memset(&runqlat_key, 0, sizeof(runqlat_key));
 	runqlat_key.pid = ctx->next_pid;
 	runqlat = bpf_map_lookup_elem(&runqlat_saved, &runqlat_key);
 	if (!runqlat)
 		return;
+	tpgen_now = tpgen_time(tpgen_clock);
 
 	/* runqlat: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -147,18 +153,18 @@ int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
 	sched_switch(ctx);
-	runqlat_to(ctx, tpgen_now);
+	runqlat_to(ctx, &tpgen_now);
 	return 0;
 }
 
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	__u64 tpgen_now = bpf_ktime_get_ns();
+	__u64 tpgen_now = 0;
 
-	runqlat_from(ctx, tpgen_now);
+	runqlat_from(ctx, &tpgen_now);
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -52,11 +51,20 @@ static void *btf_thread(void *arg)
 	return NULL;
 }
 
-static int ctx_headers(struct inputs *in, char **pats, int npats, const char *output,
-		       bool core, bool need_btf, struct outputs *o)
+/* The header: file 'output', or file 'output' of directory 'dir' (--all) */
+static void add_header(struct outputs *o, const char *dir, const char *output, struct strbuf *sb)
+{
+	if (dir)
+		outputs_add_in(o, dir, output, sb);
+	else
+		outputs_add(o, output, sb);
+}
+
+static int ctx_headers(struct inputs *in, char **pats, int npats, const char *dir, const char *output,
+		       bool core, struct outputs *o)
 {
 	unsigned long long hash = FNV1A64_INIT;
-	struct btf_job job = { .in = in, .required = core || need_btf };
+	struct btf_job job = { .in = in, .required = core || dir };
 	bool threaded = false;
 	struct strbuf sb;
 	bool *sel = NULL;
@@ -103,7 +111,7 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	sb_init(&sb);
 	err = emit_ctx_header(&sb, &in->evs, sel, guard, banner);
 	if (!err) {
-		outputs_add(o, output, &sb);
+		add_header(o, dir, output, &sb);
 		for (i = 0; i < in->evs.nr; i++)
 			if (sel[i])
 				outputs_dep(o, in->evs.ev[i].path);
@@ -118,7 +126,7 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *ou
 	return err;
 }
 
-static int raw_headers(struct inputs *in, char **pats, int npats, const char *output,
+static int raw_headers(struct inputs *in, char **pats, int npats, const char *dir, const char *output,
 		       enum raw_mode mode, struct outputs *o)
 {
 	struct raw_tps r = {};
@@ -166,7 +174,7 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *ou
 		sb_init(&sb);
 		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
 		if (!err) {
-			outputs_add(o, output, &sb);
+			add_header(o, dir, output, &sb);
 			for (i = 0; i < in->nr_read; i++)
 				outputs_dep(o, in->read[i]);
 			for (i = 0; i < km.nr; i++)	/* the module BTFs read */
@@ -262,28 +270,15 @@ int cmd_headers(int argc, char **argv)
 		return -TPGEN_EUSAGE;
 	}
 	if (all) {
-		char *ctx = xasprintf("%s/ctx.h", output), *rawh = xasprintf("%s/raw.h", output);
-
 		/* one reading of the format files and the BTF for both headers */
-		if (!o.check && mkdir(output, 0777) && errno != EEXIST) {
-			pr_err("cannot create %s: %s", output, strerror(errno));
-			err = -errno;
-		} else {
-			err = ctx_headers(&in, NULL, 0, ctx, core, true, &o);
-			if (!err)
-				err = raw_headers(&in, NULL, 0, rawh, RAW_MODE_STANDALONE, &o);
-		}
+		err = ctx_headers(&in, NULL, 0, output, "ctx.h", core, &o);
 		if (!err)
-			err = outputs_commit(&o);
-		free(ctx);
-		free(rawh);
-		goto out;
-	}
-	if (raw)
-		err = raw_headers(&in, argv + optind, argc - optind, output,
+			err = raw_headers(&in, NULL, 0, output, "raw.h", RAW_MODE_STANDALONE, &o);
+	} else if (raw)
+		err = raw_headers(&in, argv + optind, argc - optind, NULL, output,
 				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
 	else
-		err = ctx_headers(&in, argv + optind, argc - optind, output, core, false, &o);
+		err = ctx_headers(&in, argv + optind, argc - optind, NULL, output, core, &o);
 	if (!err)
 		err = outputs_commit(&o);
 out:

@@ -27,6 +27,11 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* set by the loader: -p PID, -c COMM (0 and "": every task) */
 const volatile pid_t targ_tgid = 0;
 const volatile char targ_comm[TASK_COMM_LEN] = {};
+{{#if PARAMS}}
+
+/* set by the loader: the tool's parameters (the spec's params:), their defaults until then */
+{{PARAM_GLOBALS}}
+{{/if}}
 {{#if START}}
 
 /* set by the loader: when it started (CLOCK_MONOTONIC, as bpf_ktime_get_ns()), for elapsed */

@@ -443,25 +443,31 @@ void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog
 
 void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool)
 {
-	struct strbuf d;
+	struct strbuf d, popts, pargs;
 	const char *s, *e;
 
 	sb_init(&d);
+	sb_init(&popts);
+	sb_init(&pargs);
+	emit_param_usage(&popts, &pargs, p);
 	sb_printf(&d, "%s: %s\n\n", tool, p->description ? p->description : "tracing");
+	sb_printf(&d, "USAGE: %s [-d SECONDS]%s%s%s%s%s [-j] [-v]%s%s\n\n", tool, p->any_agg ? " [-i SECONDS]" : "",
+		  p->pid_opt ? " [-p PID]" : "", p->comm_opt ? " [-c COMM]" : "", popts.buf ? popts.buf : "",
+		  p->any_agg ? " [-T]" : "", pargs.buf ? pargs.buf : "", p->any_agg ? " [interval] [count]" : "");
+	sb_puts(&d, "EXAMPLES:\n");
 	if (p->any_agg) {	/* a summary (counts, aggregations, latency pairs): -i, -T */
-		sb_printf(&d, "USAGE: %s [-d SECONDS] [-i SECONDS] [-p PID] [-c COMM] [-T] [-j] [-v] [interval] [count]\n\n",
-			  tool);
-		sb_puts(&d, "EXAMPLES:\n");
 		sb_printf(&d, "    %s -d 5        # trace for 5 seconds, then print the summary\n", tool);
 		sb_printf(&d, "    %s -i 1        # print (and reset) counts and histograms every second\n", tool);
 		sb_printf(&d, "    %s -T 1 5      # every second, with the time, 5 times\n", tool);
 	} else {
-		sb_printf(&d, "USAGE: %s [-d SECONDS] [-p PID] [-c COMM] [-j] [-v]\n\n", tool);
-		sb_puts(&d, "EXAMPLES:\n");
 		sb_printf(&d, "    %s -d 5        # trace for 5 seconds\n", tool);
 	}
-	sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
-	sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
+	if (p->pid_opt)
+		sb_printf(&d, "    %s -p 181      # only process 181\n", tool);
+	if (p->comm_opt)
+		sb_printf(&d, "    %s -c bash -j  # only tasks named bash, as JSON lines\n", tool);
+	sb_clear(&popts);
+	sb_clear(&pargs);
 	for (s = d.buf; *s; s = e + 1) {
 		char *line;
 

@@ -104,6 +104,8 @@ enum part {
 	PART_DESC, PART_TYPES, PART_RECORDS, PART_MAPS, PART_HANDLERS, PART_HEADER, PART_CASES,
 	PART_SUMMARY, PART_PROBES, PART_WHAT, PART_DOC, PART_AGGS, PART_AGGS_SETUP, PART_AGG_FNS,
 	PART_AGG_OFFSETS, PART_AGG_COLUMNS, PART_LAYOUT, PART_SHOWS, PART_SHOW_KINDS, PART_SHOW_NAMES,
+	PART_PARAM_GLOBALS, PART_PARAM_FIELDS, PART_PARAM_DEFAULTS, PART_PARAM_OPTS, PART_PARAM_CASES,
+	PART_PARAM_ARGS, PART_PARAM_SET,
 	NR_PARTS
 };
 
@@ -134,6 +136,9 @@ static void emit_parts(struct strbuf *part, const struct prog *p)
 	emit_shows(&part[PART_SHOWS], p);
 	if (p->any_names)
 		emit_show_kinds(&part[PART_SHOW_KINDS], &part[PART_SHOW_NAMES]);
+	emit_param_globals(&part[PART_PARAM_GLOBALS], p);
+	emit_param_parts(&part[PART_PARAM_FIELDS], &part[PART_PARAM_DEFAULTS], &part[PART_PARAM_OPTS],
+			 &part[PART_PARAM_CASES], &part[PART_PARAM_ARGS], &part[PART_PARAM_SET], p);
 }
 
 /* print_json_str(): strings, names and addresses, stacks' frames, and every summary's titles and units */
@@ -224,6 +229,21 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		{ "ARGV", p->any_argv ? "1" : "" },
 		{ "START", p->any_start ? "1" : "" },
+		{ "PARAMS", p->nr_params ? "1" : "" },
+		{ "PARAM_U", params_any(p, false) ? "1" : "" },
+		{ "PARAM_S", params_any(p, true) ? "1" : "" },
+		{ "PARAM_NUM", params_any(p, true) || params_any(p, false) ? "1" : "" },
+		{ "POSITIONAL", p->nr_positional ? "1" : "" },
+		{ "KEY_ARG", p->nr_positional || p->any_agg ? "1" : "" },	/* [min_us], [interval] [count] */
+		{ "PID_OPT", p->pid_opt ? "1" : "" },
+		{ "COMM_OPT", p->comm_opt ? "1" : "" },
+		{ "PARAM_GLOBALS", text(&part[PART_PARAM_GLOBALS]) },
+		{ "PARAM_FIELDS", text(&part[PART_PARAM_FIELDS]) },
+		{ "PARAM_DEFAULTS", text(&part[PART_PARAM_DEFAULTS]) },
+		{ "PARAM_OPTS", text(&part[PART_PARAM_OPTS]) },
+		{ "PARAM_CASES", text(&part[PART_PARAM_CASES]) },
+		{ "PARAM_ARGS", text(&part[PART_PARAM_ARGS]) },
+		{ "PARAM_SET", text(&part[PART_PARAM_SET]) },
 	};
 		int nv = ARRAY_SIZE(vars);
 

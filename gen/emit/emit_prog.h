@@ -42,6 +42,14 @@ void emit_summary(struct strbuf *sb, const struct prog *p);
 void emit_layout(struct strbuf *sb, const struct prog *p);
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);
 void emit_doc(struct strbuf *sb, const struct prog *p, const char *tool);
+/* gen/emit/emit_params.c: the params' globals, and their parts of the loader */
+void emit_param_globals(struct strbuf *sb, const struct prog *p);
+void emit_param_parts(struct strbuf *fields, struct strbuf *defaults, struct strbuf *opts, struct strbuf *cases,
+		      struct strbuf *args, struct strbuf *set, const struct prog *p);
+/* " [-t TID] [-x]" and the places, " [min_us]", for the usage line */
+void emit_param_usage(struct strbuf *sb, struct strbuf *positional, const struct prog *p);
+/* A param parsed as a signed (or an unsigned) number. */
+bool params_any(const struct prog *p, bool is_signed);
 
 /* gen/emit/emit_names.c: columns shown by name (gen/model/decode.h) */
 struct decode;

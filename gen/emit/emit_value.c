@@ -114,6 +114,10 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 	case PV_LET:
 		sb_puts(sb, pr->lets[v->let].local);
 		break;
+	case PV_PARAM:
+		/* a bool read as a byte: comparing it with 2 is no compiler warning (the checker allowed it) */
+		sb_printf(sb, "%s%s", v->is_bool ? "(__u8)" : "", v->param);
+		break;
 	case PV_EXPR:
 		emit_expr(sb, pr, v->expr);
 		break;

@@ -215,7 +215,8 @@ static int get_layout(struct loader *ld, yaml_node_t *node, bool *is_static)
 
 static int load_root(struct loader *ld, yaml_node_t *root)
 {
-	static const char *const keys[] = { "tool", "description", "attach", "layout", "events", "latency" };
+	static const char *const keys[] = { "tool", "description", "attach", "layout", "params", "events",
+					      "latency" };
 	struct spec *s = ld->spec;
 	yaml_node_t *val, *events = NULL, *lats = NULL;
 	yaml_node_item_t *it;
@@ -240,6 +241,8 @@ static int load_root(struct loader *ld, yaml_node_t *root)
 			err = get_attach(ld, val, &s->attach, &s->attach_loc);
 		else if (!strcmp(key, "layout"))
 			err = get_layout(ld, val, &s->static_layout);
+		else if (!strcmp(key, "params"))
+			err = get_params(ld, val);
 		else if (!strcmp(key, "events"))
 			events = val;
 		else if (!strcmp(key, "latency"))
@@ -432,6 +435,7 @@ void spec_free(struct spec *s)
 		spec_probe_clear(&s->lats[i].from);
 		spec_probe_clear(&s->lats[i].to);
 	}
+	spec_params_clear(s);
 	free(s->events);
 	free(s->lats);
 	free(s->tool.s);

@@ -123,6 +123,28 @@ struct spec_latency {
 	struct spec_loc loc;
 };
 
+/* params: a value of the tool's command line, a const volatile of the BPF program */
+enum param_type {
+	PARAM_BOOL,		/* a switch: off, or on when its option is given */
+	PARAM_U8, PARAM_U16, PARAM_U32, PARAM_U64,
+	PARAM_S8, PARAM_S16, PARAM_S32, PARAM_S64,
+};
+
+struct spec_param {
+	struct spec_str name;	/* a C identifier, used by name in expressions */
+	enum param_type type;
+	struct spec_str help;	/* --help's line (default: none) */
+	struct spec_str long_name;	/* the long option (default: the name, '_' as '-') */
+	char short_opt;		/* -X, or 0 */
+	int positional;		/* the command line's Nth argument (1-based), or 0 */
+	bool is_signed;
+	unsigned int size;	/* bytes: 1, 2, 4, 8 */
+	long long smin, smax;	/* signed types: the range; unsigned: umin, umax */
+	unsigned long long umin, umax;
+	unsigned long long def;	/* the default, in the type's bits (two's complement) */
+	struct spec_loc loc;
+};
+
 struct spec {
 	char *path;
 	char *text;
@@ -136,6 +158,8 @@ struct spec {
 	int nr_events;
 	struct spec_latency *lats;
 	int nr_lats;
+	struct spec_param *params;
+	int nr_params;
 };
 
 /* Read and validate 'path'. Errors are reported (file:line:col) and give -EINVAL. */

@@ -39,4 +39,8 @@ int get_aggs(struct loader *ld, yaml_node_t *node, struct spec_probe *pr);
 int add_legacy_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr, bool hist);
 void spec_probe_clear(struct spec_probe *pr);
 
+/* gen/input/spec_param.c: the tool's parameters */
+int get_params(struct loader *ld, yaml_node_t *node);
+void spec_params_clear(struct spec *s);
+
 #endif /* __TPGEN_SPEC_YAML_H */

@@ -236,6 +236,9 @@ int prog_resolve(struct prog *p)
 
 	p->tool = s->tool.s;
 	p->description = s->description.s;
+	err = prog_resolve_params(p);
+	if (err)
+		return err;
 	for (i = 0; i < s->nr_events; i++) {
 		err = new_probe(p, &s->events[i], NULL, NULL);
 		if (err)
@@ -334,6 +337,7 @@ void prog_clear(struct prog *p)
 {
 	int i, j;
 
+	prog_params_clear(p);
 	for (i = 0; i < p->nr_probes; i++) {
 		struct pprobe *pr = &p->probes[i];
 

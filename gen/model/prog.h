@@ -39,6 +39,7 @@ enum pvalue_src {
 	PV_LET,			/* a 'let' name */
 	PV_EXPR,		/* a value computed by an expression */
 	PV_UARGV,		/* argv of a syscalls/ event: strings in the caller's memory */
+	PV_PARAM,		/* a run-time parameter: the program's const volatile */
 };
 
 /* A built-in: its line of model/builtins.h. */
@@ -95,6 +96,7 @@ struct pvalue {
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */
+	const char *param;	/* PV_PARAM: the program's const volatile (not owned) */
 	struct expr *expr;	/* PV_EXPR */
 };
 
@@ -215,6 +217,29 @@ struct pprobe {
 	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */
 };
 
+/*
+ * A run-time parameter (the spec's params:): a const volatile of the BPF
+ * program (.rodata), set by the loader before the load from its option, its
+ * place on the command line, or its default.
+ */
+struct pparam {
+	const char *name;	/* as written: expressions use it */
+	char *ident;		/* the BPF global and the loader's member */
+	const char *ctype;	/* "__u64", "bool" */
+	bool is_bool;		/* a switch: an option without a value */
+	bool is_signed;
+	unsigned int size;
+	unsigned long long def;	/* the default, in the type's bits */
+	long long smin, smax;	/* the range the loader accepts: signed types */
+	unsigned long long umin, umax;	/* ... unsigned ones */
+	char short_opt;		/* -X, or 0 */
+	int key;		/* argp's key: the letter, or 0x100 + index */
+	const char *long_name;	/* --NAME */
+	char *arg;		/* the value's name in --help: "MIN_US" */
+	const char *help;	/* or NULL */
+	int positional;		/* the Nth argument, or 0 */
+};
+
 struct nametab;
 struct plat;
 struct sysnames;
@@ -252,9 +277,19 @@ struct prog {
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
 	bool any_start;		/* a built-in reads tpgen_start_ns, the loader's start (elapsed) */
+	struct pparam *params;	/* the spec's params, in its order */
+	int nr_params;
+	int nr_positional;	/* params with a place on the command line */
+	bool pid_opt, comm_opt;	/* the loader's -p, --pid and -c, --comm (no param took them) */
 	char *banner;
 	char *banner_ctx;	/* for the ctx/raw headers: includes the kernel */
 };
+
+/* gen/model/params.c: the spec's params named and checked against the built-ins (errors reported) */
+int prog_resolve_params(struct prog *p);
+/* The param 'name', or NULL. */
+const struct pparam *prog_find_param(const struct prog *p, const char *name);
+void prog_params_clear(struct prog *p);
 
 /* gen/model/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);

@@ -404,6 +404,7 @@ int value_find(struct resolver *r, const char *name, size_t off)
 {
 	struct pprobe *pr = r->pr;
 	struct pvalue v = { .name = (char *)name, .join = -1, .let = -1 };
+	const struct pparam *param;
 	const struct builtin *b;
 	bool upper;
 	int i, err;
@@ -424,6 +425,21 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		err = saved_value(r, &v, name, off);
 		if (err)
 			return err;
+		goto add;
+	}
+	if ((param = prog_find_param(r->p, name))) {
+		if (has_field(pr, name)) {
+			spec_error(r->p->spec, &r->src->loc, off, "'%s' is both a param and a%s of %s: rename "
+				   "the param", name, pr->attach == ATTACH_TRACEPOINT ? " field" : "n argument",
+				   pr->event);
+			return -EINVAL;
+		}
+		v.src = PV_PARAM;
+		v.kind = PV_INT;
+		v.size = param->size;
+		v.is_signed = param->is_signed;
+		v.is_bool = param->is_bool;
+		v.param = param->ident;
 		goto add;
 	}
 	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, &v, name))
@@ -468,7 +484,7 @@ add:
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");
-	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET || v.src == PV_SYSARG)
+	else if (v.src == PV_SAVED || v.src == PV_RAW || v.src == PV_LET || v.src == PV_SYSARG || v.src == PV_PARAM)
 		v.cname = c_name_of(name);
 	else {
 		/* a built-in: its name (time for NSECS), or task_<name> beside a field of that name */

@@ -299,8 +299,8 @@ static int one_param(struct loader *ld, yaml_node_t *name, yaml_node_t *map, str
 				err = node_error(ld, def, "the default of bool '%s' is true or false, not '%s'",
 						 pa->name.s, s.s);
 			else if (!err && b)
-				err = node_error(ld, def, "bool '%s' is a switch its option turns on: its default is "
-						 "false (name the opposite, as 'all: { type: bool }')", pa->name.s);
+				err = node_error(ld, def, "bool '%s' is a switch, off unless its option is given: "
+						 "its default is false (name the opposite switch instead)", pa->name.s);
 			free(s.s);
 			if (err)
 				return err;

@@ -72,6 +72,8 @@ static const char *const reserved[] = {
 	"vmlinux", "tpgen", "ctx", "args", "skel", "aggs", "probes", "argp", "opts", "SEC",
 	"__u8", "__u16", "__u32", "__u64", "__s8", "__s16", "__s32", "__s64", "pid_t",
 	"TASK_COMM_LEN", "TPGEN_MAX_SLOTS", "event_hdr", "col", "agg", "count_row",
+	/* the loader's params (templates/loader_params.c) */
+	"params", "param_digits", "parse_param_u", "parse_param_s",
 };
 
 static void add_btf_names(struct nametab *t, const struct btf *btf)

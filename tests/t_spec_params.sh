@@ -122,6 +122,14 @@ timeout 10 "$tool" -- -5x > /dev/null 2> "$T/err"
 [ "$(head -n 1 "$T/err")" = "pall_tracepoint: error: target: '-5x' is not a number" ] ||
 	fail "a bad positional target: $(head -n 1 "$T/err")"
 
+# runqslower: -p is its param (the process of the task that waits), not the loader's filter
+rq=$out/runqslower/runqslower
+timeout 10 "$rq" --help > "$T/rq.help" 2>&1 || fail "runqslower --help: exit $?"
+grep -qE '^ +-p, --pid=PID +Only the tasks of this process' "$T/rq.help" && ! grep -q 'Only events of this process' "$T/rq.help" ||
+	fail "runqslower --help: -p is not the param's: $(grep -e '-p,' "$T/rq.help")"
+timeout 10 "$rq" 1 2 > /dev/null 2> "$T/err"
+[ $? = 64 ] && grep -q 'Too many arguments' "$T/err" || fail "runqslower 1 2: not refused: $(cat "$T/err")"
+
 # live: N kill(TARGET, 0) calls; the values given at run time in every record, lets as C computes them
 sleep 60 & target=$!
 N=5

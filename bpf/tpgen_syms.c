@@ -1100,13 +1100,27 @@ int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, stru
 	return user_lookup(s, p, addr, info);
 }
 
-int tpgen_sym_str(char *buf, size_t size, const struct tpgen_sym_info *info, bool offset)
+/* The length of the UTF-8 sequence at s (n bytes at most) of a character a terminal shows, or 0. */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	if (!info->name)
-		return snprintf(buf, size, "[unknown]");
-	if (offset && info->offset)
-		return snprintf(buf, size, "%s+0x%llx", info->name, info->offset);
-	return snprintf(buf, size, "%s", info->name);
+	size_t len, i;
+	unsigned int cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+		return 0;	/* overlong, out of range, a surrogate, a C1 control */
+	return len;
 }
 
 /* an output buffer that counts what did not fit */
@@ -1126,14 +1140,63 @@ static void out_str(struct out *o, const char *s, size_t n)
 	o->len += n;
 }
 
+/*
+ * A name the files of a process chose, safe for a terminal as strace and
+ * 'ls -b' show it: valid UTF-8 as it is; \\, \t, \n, \r; \xNN for other
+ * control bytes, bytes of no UTF-8 character and the bytes of 'also'.
+ */
+static void out_text(struct out *o, const char *s, const char *also)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strlen(s);
+	char esc[5];
+	size_t u;
+
+	for (; p < end; p++) {
+		if (*p == '\\' || *p == '\t' || *p == '\n' || *p == '\r') {
+			esc[0] = '\\';
+			esc[1] = *p == '\t' ? 't' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : '\\';
+			out_str(o, esc, 2);
+		} else if (*p >= 0x20 && *p < 0x7f && !strchr(also, *p)) {
+			out_str(o, (const char *)p, 1);
+		} else if (*p >= 0x80 && (u = utf8_len(p, end - p))) {
+			out_str(o, (const char *)p, u);
+			p += u - 1;
+		} else {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+			out_str(o, esc, 4);
+		}
+	}
+}
+
+static int sym_str(struct out *o, const struct tpgen_sym_info *info, bool offset, const char *also)
+{
+	char off[32];
+
+	if (!info->name) {
+		out_str(o, "[unknown]", 9);
+		return (int)o->len;
+	}
+	out_text(o, info->name, also);
+	if (offset && info->offset)
+		out_str(o, off, snprintf(off, sizeof(off), "+0x%llx", info->offset));
+	return (int)o->len;
+}
+
+int tpgen_sym_str(char *buf, size_t size, const struct tpgen_sym_info *info, bool offset)
+{
+	struct out o = { buf, size, 0 };
+
+	if (size)
+		buf[0] = '\0';
+	return sym_str(&o, info, offset, "");
+}
+
+/* a frame of a folded line: a ';' in a name would split it */
 static void out_frame(struct out *o, const struct tpgen_sym_info *info, bool first)
 {
-	char name[256];
-	int n = tpgen_sym_str(name, sizeof(name), info, false);
-
 	if (!first)
 		out_str(o, ";", 1);
-	out_str(o, name, n < (int)sizeof(name) ? (size_t)n : sizeof(name) - 1);
+	sym_str(o, info, false, ";");
 }
 
 static int stack_len(const unsigned long long *ips, int len)
@@ -1161,8 +1224,7 @@ int tpgen_stack_folded(struct tpgen_syms *s, char *buf, size_t size, const char 
 	klen = stack_len(kstack, klen);
 	if (comm) {
 		/* a ';' would split the frame: the comm is one */
-		for (; *comm; comm++)
-			out_str(&o, *comm == ';' ? "_" : comm, 1);
+		out_text(&o, comm, ";");
 		first = false;
 	}
 	p = ulen ? proc_get(s, pid, &err) : NULL;

@@ -58,13 +58,18 @@ int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, stru
 /* Forget what is cached for 'pid' (it exited, or exec'd). */
 void tpgen_syms_forget(struct tpgen_syms *s, int pid);
 
-/* "name+0x1a" (or "name" without 'offset'), "[unknown]" without a symbol; like snprintf(). */
+/*
+ * "name+0x1a" (or "name" without 'offset'), "[unknown]" without a symbol; like snprintf().
+ * The name is made safe for a terminal: valid UTF-8 as it is, "\\", "\t", "\n", "\r", and
+ * "\xNN" for other control bytes and bytes of no UTF-8 character (info->name is raw).
+ */
 int tpgen_sym_str(char *buf, size_t size, const struct tpgen_sym_info *info, bool offset);
 
 /*
  * One folded line without its count: "comm;u_root;...;u_leaf;k_root;...;k_leaf"
  * (user frames of 'pid', then "-" when both stacks are there, as
- * libbpf-tools' offcputime -f, then kernel frames), frames without offsets.
+ * libbpf-tools' offcputime -f, then kernel frames), frames without offsets,
+ * escaped as tpgen_sym_str() does and ';' as "\x3b": a sample is one line.
  * 'comm' may be NULL; either stack may be NULL or empty. Like snprintf().
  */
 int tpgen_stack_folded(struct tpgen_syms *s, char *buf, size_t size, const char *comm, int pid,

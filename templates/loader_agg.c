@@ -244,10 +244,12 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{/if}}
 
 	if (c->kind == COL_STR) {
+		char text[1024];
+
 		if (env.json)
 			print_json_str(key + c->off);
 		else
-			printf("%-*.*s", w, (int)c->size, key + c->off);
+			printf("%-*s", w, text_str(text, sizeof(text), key + c->off, c->size, ""));
 		return;
 	}
 	v = col_value(c, key);
@@ -368,7 +370,7 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 {
 	unsigned long long kips[TPGEN_STACK_DEPTH], uips[TPGEN_STACK_DEPTH];
 	int k, kn = 0, un = 0, pid = -1, kpid;
-	char prefix[512] = "", line[16384];
+	char prefix[4096] = "", line[16384];
 	size_t len = 0;
 	__u64 v;
 
@@ -380,11 +382,12 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 		else if (c->kind == COL_USTACK && !un)
 			un = stack_read(col_value(c, key), uips, &pid);
 		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
-			char part[256];
+			char part[1024];
 			size_t start = len;
 
+			/* a ';' in a key would split the frame: \x3b; a space, '_' as before */
 			if (c->kind == COL_STR)
-				snprintf(part, sizeof(part), "%.*s", (int)c->size, key + c->off);
+				text_str(part, sizeof(part), key + c->off, c->size, ";");
 			else if (c->kind == COL_S)
 				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
 			else
@@ -392,9 +395,8 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 			len += snprintf(prefix + len, sizeof(prefix) - len, "%s%s", len ? ";" : "", part);
 			if (len >= sizeof(prefix))
 				len = sizeof(prefix) - 1;
-			/* a ';' or a space in a key would split the line: the key is one frame */
-			for (size_t j = start + !!start; j < len; j++)
-				if (prefix[j] == ';' || prefix[j] == ' ')
+			for (size_t j = start; j < len; j++)
+				if (prefix[j] == ' ')
 					prefix[j] = '_';
 		}
 	}

@@ -41,9 +41,13 @@ static void print_stack_json(__u64 v, bool user)
 
 	putchar('[');
 	for (i = 0; i < n; i++) {
+		/* the name as it is: print_json_str() escapes it */
 		if (user ? tpgen_syms_user(syms, pid, ips[i], &info) : tpgen_syms_kernel(syms, ips[i], &info))
-			info.name = NULL;
-		tpgen_sym_str(name, sizeof(name), &info, true);
+			snprintf(name, sizeof(name), "[unknown]");
+		else if (info.offset)
+			snprintf(name, sizeof(name), "%s+0x%llx", info.name, info.offset);
+		else
+			snprintf(name, sizeof(name), "%s", info.name);
 		if (i)
 			putchar(',');
 		print_json_str(name);

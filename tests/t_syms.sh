@@ -21,7 +21,7 @@ export ASAN_OPTIONS=detect_leaks=1
 
 "$T/syms_check" self > "$T/self.txt" || { cat "$T/self.txt"; fail "symbolizing our own addresses failed"; }
 cat "$T/self.txt"
-grep -qx 'folded: syms_check;main;tpgen_syms_marker;\(__\)\?getppid 1' "$T/self.txt" || fail "folded line"
+grep -qx 'folded: syms\\x3bcheck;main;tpgen_syms_marker;\(__\)\?getppid 1' "$T/self.txt" || fail "folded line"
 
 # stripped: names from .gnu_debugdata, and from /usr/lib/debug/.build-id/xx/yyyy.debug
 cc -O1 -g -Wall -Wextra -Werror tests/syms/mapper.c -o "$T/mapper" || fail "building mapper failed"

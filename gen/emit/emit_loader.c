@@ -109,6 +109,44 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 	}
 }
 
+/* A string printed as text: escaped first (argv has its own shell quoting) */
+static bool is_text(const struct pvalue *v, const struct decode *dc)
+{
+	return v->kind == PV_STR && !v->argv && !v->stack && !dc;
+}
+
+/* Room for each string's escaped text: \xNN is four bytes for one */
+static void emit_text_locals(struct strbuf *sb, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->print.nr; i++) {
+		const char *cname = pr->print.v[i].cname;
+
+		if (is_text(&pr->vals[pr->print.v[i].val], pr->print.v[i].dec))
+			sb_printf(sb, "\tchar t_%s[4 * sizeof(e->%s) + 1];\n", cname, cname);
+	}
+}
+
+static void emit_text_calls(struct strbuf *sb, const struct pprobe *pr)
+{
+	for (int i = 0; i < pr->print.nr; i++) {
+		const char *cname = pr->print.v[i].cname;
+
+		if (is_text(&pr->vals[pr->print.v[i].val], pr->print.v[i].dec))
+			sb_printf(sb, "\ttext_str(t_%s, sizeof(t_%s), e->%s, sizeof(e->%s), \"\");\n", cname, cname,
+				  cname, cname);
+	}
+}
+
+/* Whether the loader prints a string as text: a record's or a key's */
+bool emit_needs_text(const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int j = 0; j < p->probes[i].print.nr; j++)
+			if (is_text(&p->probes[i].vals[p->probes[i].print.v[j].val], p->probes[i].print.v[j].dec))
+				return true;
+	return p->any_agg;
+}
+
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p)
 {
 	const struct pprobe *only = NULL;
@@ -143,12 +181,14 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		if (!pr->print.nr)
 			continue;
 		sb_printf(cases, "case %s: {\n\tconst struct %s *e = data;\n", pr->type_enum, pr->rec_struct);
+		emit_text_locals(cases, pr);
 		emit_show_locals(cases, pr, &pr->print, "e->");
 		sb_putc(cases, '\n');
 		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
 		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->event);
 		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
 		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time(e->hdr.ts_ns);\n");
+		emit_text_calls(cases, pr);
 		/* text: columns when one event prints, name=value after the event's name otherwise */
 		sb_puts(cases, "\tprintf(\"");
 		if (nprint > 1)
@@ -187,6 +227,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 				continue;
 			if (pr->print.v[j].dec)
 				sb_printf(cases, ", n_%s", pr->print.v[j].cname);
+			else if (is_text(&pr->vals[pr->print.v[j].val], pr->print.v[j].dec))
+				sb_printf(cases, ", t_%s", pr->print.v[j].cname);
 			else
 				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
 		}

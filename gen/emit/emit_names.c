@@ -10,8 +10,23 @@
 #include <string.h>
 
 #include "lib/cstring.h"
+#include "lib/term.h"
 #include "model/decode.h"
 #include "emit/emit_prog.h"
+
+/*
+ * A name from a print fmt (a snapshot's may hold any byte) as a C string the
+ * loader prints as it is: made safe for a terminal first (\n, \e, \xNN).
+ */
+static void name_string(struct strbuf *sb, const char *s)
+{
+	struct strbuf t;
+
+	sb_init(&t);
+	term_quote(&t, s, strlen(s), false);
+	c_string(sb, t.len ? t.buf : "");
+	sb_clear(&t);
+}
 
 /* "SHOW_ERRNO" */
 static void show_kind(struct strbuf *sb, enum decode_kind kind)
@@ -77,7 +92,7 @@ void emit_shows(struct strbuf *sb, const struct prog *p)
 					sb_printf(sb, "\t{ %d, ", (int)dc->syms[k].value);
 				else
 					sb_printf(sb, "\t{ 0x%llx, ", dc->syms[k].value);
-				c_string(sb, dc->syms[k].name);
+				name_string(sb, dc->syms[k].name);
 				sb_puts(sb, " },\n");
 			}
 			sb_puts(sb, "};\n\n");
@@ -95,12 +110,12 @@ void emit_shows(struct strbuf *sb, const struct prog *p)
 		}
 		if (dc->kind == DECODE_FLAGS) {
 			sb_puts(sb, "\t.sep = ");
-			c_string(sb, dc->sep);
+			name_string(sb, dc->sep);
 			sb_puts(sb, ",\n");
 		}
 		if (dc->zero_name) {
 			sb_puts(sb, "\t.zero = ");
-			c_string(sb, dc->zero_name);
+			name_string(sb, dc->zero_name);
 			sb_puts(sb, ",\n");
 		}
 		if (dc->value_fn)

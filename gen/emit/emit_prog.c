@@ -209,6 +209,7 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "AGG_OFFSETS", text(&part[PART_AGG_OFFSETS]) },
 		{ "AGG_COLUMNS", text(&part[PART_AGG_COLUMNS]) },
 		{ "JSON_STR", needs_json_str(p, show_bytes, show_name) ? "1" : "" },
+		{ "TEXT_STR", emit_needs_text(p) ? "1" : "" },	/* text_str(): strings escaped for a terminal */
 		{ "EVENT_TYPES", text(&part[PART_TYPES]) },
 		{ "RECORDS", text(&part[PART_RECORDS]) },
 		{ "MAPS", text(&part[PART_MAPS]) },

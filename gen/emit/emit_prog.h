@@ -35,6 +35,7 @@ void emit_handlers(struct strbuf *sb, const struct prog *p);
 
 /* gen/emit/emit_loader.c */
 void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struct prog *p);
+bool emit_needs_text(const struct prog *p);
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p);
 /* The loader's enum, offsets and columns of the functions of model/aggfns.h. */
 void emit_agg_fns(struct strbuf *decl, struct strbuf *offsets, struct strbuf *cols);

@@ -93,8 +93,8 @@ static int self(void)
 	stack[3] = 0;
 	tpgen_stack_folded(s, folded, sizeof(folded), "syms;check", getpid(), stack, 4, kstack, 2);
 	printf("folded: %s 1\n", folded);
-	if (strcmp(folded, "syms_check;main;tpgen_syms_marker;getppid") &&
-	    strcmp(folded, "syms_check;main;tpgen_syms_marker;__getppid"))
+	if (strcmp(folded, "syms\\x3bcheck;main;tpgen_syms_marker;getppid") &&
+	    strcmp(folded, "syms\\x3bcheck;main;tpgen_syms_marker;__getppid"))
 		bad = fprintf(stderr, "syms_check: folded stack %s\n", folded) > 0;
 	printf("indented:\n");
 	tpgen_stack_print(s, stdout, "    ", getpid(), stack, 4);

@@ -16,14 +16,14 @@
 
 /*
  * A name from a print fmt (a snapshot's may hold any byte) as a C string the
- * loader prints as it is: made safe for a terminal first (\n, \e, \xNN).
+ * loader prints as it is: escaped as the loader escapes strings (\n, \x1b).
  */
 static void name_string(struct strbuf *sb, const char *s)
 {
 	struct strbuf t;
 
 	sb_init(&t);
-	term_quote(&t, s, strlen(s), false);
+	term_text(&t, s, strlen(s));
 	c_string(sb, t.len ? t.buf : "");
 	sb_clear(&t);
 }

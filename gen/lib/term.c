@@ -61,3 +61,27 @@ void term_quote(struct strbuf *sb, const char *s, size_t n, bool tabs)
 		}
 	}
 }
+
+void term_text(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		size_t u = *p >= 0x80 ? utf8_len(p, end - p) : 0;
+
+		if (u) {
+			sb_add(sb, (const char *)p, u);
+			p += u;
+			continue;
+		}
+		if (*p == '\\')
+			sb_puts(sb, "\\\\");
+		else if (*p == '\t' || *p == '\n' || *p == '\r')
+			sb_printf(sb, "\\%c", *p == '\t' ? 't' : *p == '\n' ? 'n' : 'r');
+		else if (*p >= 0x20 && *p < 0x7f)
+			sb_putc(sb, *p);
+		else
+			sb_printf(sb, "\\x%02x", *p);
+		p++;
+	}
+}

@@ -15,4 +15,12 @@ struct strbuf;
  */
 void term_quote(struct strbuf *sb, const char *s, size_t n, bool tabs);
 
+/*
+ * Append s[0..n) as generated loaders print what a process or the kernel
+ * chose: valid UTF-8 passes, a backslash is \\, tab, newline and carriage
+ * return \t \n \r, other control bytes and bytes of invalid UTF-8 \xNN.
+ * Unlike term_quote(), two strings never give one text.
+ */
+void term_text(struct strbuf *sb, const char *s, size_t n);
+
 #endif /* __TPGEN_TERM_H */

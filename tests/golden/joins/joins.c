@@ -146,21 +146,92 @@ static bool flush_output(void)
 	return !output_closed;
 }
 
-/* a JSON string: quotes, backslashes, control bytes and bytes past ASCII escaped */
+/*
+ * The length of the UTF-8 sequence at s (n bytes at most) of a character a
+ * terminal shows, or 0: a byte of no character, an overlong form, a
+ * surrogate, past U+10FFFF, or a C1 control (U+0080..U+009F).
+ */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned int cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff) || cp < 0xa0)
+		return 0;
+	return len;
+}
+
+/*
+ * A JSON string of what a process or the kernel chose: valid UTF-8 as it is;
+ * quotes, backslashes and control bytes (C0, DEL, C1) escaped (\u00XX); a
+ * byte of no UTF-8 character as \uDCXX, a lone surrogate, as Python's
+ * "surrogateescape" reads it back to the byte (other parsers show U+FFFD).
+ */
 static void print_json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), u;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
+	putchar('"');
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			printf("\\%c", *p);
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			putchar(*p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] < 0xa0) {
+			printf("\\u%04x", p[1]);	/* a C1 control */
+			p++;
+		} else if (*p >= 0x80 && (u = utf8_len(p, n - (p - (const unsigned char *)s)))) {
+			fwrite(p, 1, u, stdout);
+			p += u - 1;
+		} else {
+			printf(*p < 0x80 ? "\\u%04x" : "\\udc%02x", *p);
+		}
+		p++;
 	}
 	putchar('"');
+}
+
+/*
+ * Text a process or the kernel chose, made safe for a terminal as strace and
+ * 'ls -b' show it: valid UTF-8 as it is; a backslash as \\, tab, newline and
+ * carriage return as \t \n \r, other control bytes (C0, DEL, C1), bytes of
+ * no UTF-8 character and the bytes of 'also' as \xNN. Reads s up to a NUL, n
+ * bytes at most; stops where 'out' is full (4 * n + 1 bytes hold it all).
+ */
+static const char *text_str(char *out, size_t size, const char *s, size_t n, const char *also)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + strnlen(s, n);
+	size_t len = 0, u;
+
+	for (; p < end && len + 5 <= size; p++) {
+		if (*p == '\\' || *p == '\t' || *p == '\n' || *p == '\r') {
+			out[len++] = '\\';
+			out[len++] = *p == '\t' ? 't' : *p == '\n' ? 'n' : *p == '\r' ? 'r' : '\\';
+		} else if (*p >= 0x20 && *p < 0x7f && !strchr(also, *p)) {
+			out[len++] = *p;
+		} else if (*p >= 0x80 && (u = utf8_len(p, end - p))) {
+			memcpy(out + len, p, u);
+			len += u;
+			p += u - 1;
+		} else {
+			len += sprintf(out + len, "\\x%02x", *p);
+		}
+	}
+	out[len] = '\0';
+	return out;
 }
 
 enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
@@ -451,10 +522,12 @@ static void print_col(const struct col *c, const char *key, bool last)
 	__s64 v;
 
 	if (c->kind == COL_STR) {
+		char text[1024];
+
 		if (env.json)
 			print_json_str(key + c->off);
 		else
-			printf("%-*.*s", w, (int)c->size, key + c->off);
+			printf("%-*s", w, text_str(text, sizeof(text), key + c->off, c->size, ""));
 		return;
 	}
 	v = col_value(c, key);
@@ -646,6 +719,7 @@ static int handle_event(void *ctx, void *data, size_t data_sz)
 	switch (hdr->type) {
 	case JOINS_SCHED_SWITCH_3: {
 		const struct sched_switch_3_event *e = data;
+		char t_next_comm[4 * sizeof(e->next_comm) + 1];
 
 		if (env.json) {
 			printf("{");
@@ -659,7 +733,8 @@ static int handle_event(void *ctx, void *data, size_t data_sz)
 			break;
 		}
 		print_time(e->hdr.ts_ns);
-		printf(" %8d %-16s %d\n", e->next_pid, e->next_comm, e->prio);
+		text_str(t_next_comm, sizeof(t_next_comm), e->next_comm, sizeof(e->next_comm), "");
+		printf(" %8d %-16s %d\n", e->next_pid, t_next_comm, e->prio);
 		break;
 	}
 	}

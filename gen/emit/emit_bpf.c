@@ -411,6 +411,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_refetch(sb, p, pr);
 	if (pr->uses_time)
 		emit_clock(sb, body);
+	emit_value_strs(sb, pr);
 	for (i = 0; i < pr->nr_lets; i++) {
 		sb_printf(sb, "\t%s = ", pr->lets[i].local);
 		emit_expr(sb, pr, pr->lets[i].expr);

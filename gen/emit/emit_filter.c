@@ -105,18 +105,26 @@ bool filter_str_buf(const struct pprobe *pr, const struct pvalue *v)
 	return found;
 }
 
-/* String buffers a filter reads into. */
+static bool in_refs(const int *refs, int nr, int ref)
+{
+	for (int i = 0; i < nr; i++)
+		if (refs[i] == ref)
+			return true;
+	return false;
+}
+
+/* String buffers a filter, the lets and computed values read into. */
 void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr)
 {
 	int *refs = NULL, nr = 0;
 
-	if (!pr->filter)
-		return;
-	expr_refs(pr->filter, &refs, &nr);
+	if (pr->filter)
+		expr_refs(pr->filter, &refs, &nr);
+	prog_value_strs(pr, &refs, &nr);
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
 
-		if (v->kind != PV_STR || v->src == PV_SAVED)
+		if (v->kind != PV_STR || v->src == PV_SAVED || in_refs(refs, i, refs[i]))
 			continue;
 		if (pr->scratch_size)
 			sb_printf(sb, "\tchar (*buf_%s)[%u];\n", v->cname, v->size ? v->size : FILTER_STR_MAX);
@@ -199,12 +207,12 @@ void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase p
 		emit_filter_scratch(sb, pr, all, nr_all, leave);
 		free(all);
 	}
+	if (phase == FILTER_JOINED)	/* read before the lets */
+		prog_value_strs(pr, &early, &nr_early);
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
-		bool read = false;
+		bool read = in_refs(early, nr_early, refs[i]);
 
-		for (int j = 0; j < nr_early; j++)
-			read |= early[j] == refs[i];
 		if (v->kind == PV_STR && v->src != PV_SAVED && !read) {
 			char *dst = xasprintf(pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
 
@@ -217,5 +225,37 @@ out:
 	free(early);
 	free(refs);
 	free(pick);
+	free(conj);
+}
+
+/*
+ * The strings the lets and computed values compare, read before the lets
+ * (after the joins: an event the filter rejects reads none), unless the
+ * filter read them already.
+ */
+void emit_value_strs(struct strbuf *sb, const struct pprobe *pr)
+{
+	const struct expr **conj = NULL;
+	int *refs = NULL, nr = 0, *early = NULL, nr_early = 0, n = 0;
+
+	prog_value_strs(pr, &refs, &nr);
+	if (!nr)
+		return;
+	if (pr->filter)
+		conjuncts(pr->filter, &conj, &n);
+	for (int i = 0; i < n; i++)
+		if (has_strings(conj[i]) && !uses_joins(pr, conj[i]))
+			expr_refs(conj[i], &early, &nr_early);
+	for (int i = 0; i < nr; i++) {
+		char *dst;
+
+		if (in_refs(early, nr_early, refs[i]))
+			continue;
+		dst = xasprintf("buf_%s", pr->vals[refs[i]].cname);
+		emit_read_str(sb, pr, &pr->vals[refs[i]], dst, "\t");
+		free(dst);
+	}
+	free(early);
+	free(refs);
 	free(conj);
 }

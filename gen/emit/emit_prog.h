@@ -26,6 +26,7 @@ void emit_sysarg_ptr(struct strbuf *sb, const struct pvalue *v);
 
 /* gen/emit/emit_filter.c */
 void emit_filter_decls(struct strbuf *sb, const struct pprobe *pr);
+void emit_value_strs(struct strbuf *sb, const struct pprobe *pr);
 bool filter_str_buf(const struct pprobe *pr, const struct pvalue *v);
 enum filter_phase { FILTER_EVENT, FILTER_JOINED };
 void emit_filter(struct strbuf *sb, const struct pprobe *pr, enum filter_phase phase, const char *leave);

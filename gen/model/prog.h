@@ -294,6 +294,11 @@ void prog_params_clear(struct prog *p);
 /* gen/model/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);
 /*
+ * The strings (not saved ones) an entry's lets and computed values compare
+ * ('==', '!=', '~'): read onto the stack before the lets. Appended to refs.
+ */
+void prog_value_strs(const struct pprobe *pr, int **refs, int *nr);
+/*
  * A save whose values are a few numbers builds them on the stack and stores
  * them with one map update (when its entry's keys are not in scratch).
  */

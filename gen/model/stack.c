@@ -86,19 +86,74 @@ static bool has_glob(const struct expr *e)
 		     has_glob(e->c));
 }
 
-/* The string buffers of the filter: emit_filter_decls() declares one per string read. */
+static bool has_str(const struct expr *e)
+{
+	return e && (e->op == EX_STR || has_str(e->a) || has_str(e->b) || has_str(e->c));
+}
+
+static void value_strs(const struct pprobe *pr, const struct expr *e, int **refs, int *nr)
+{
+	int *r = NULL, n = 0;
+
+	if (!has_str(e))
+		return;
+	expr_refs(e, &r, &n);
+	for (int i = 0; i < n; i++) {
+		const struct pvalue *v = &pr->vals[r[i]];
+		bool dup = false;
+
+		if (v->kind != PV_STR || v->src == PV_SAVED || v->argv)
+			continue;
+		for (int j = 0; j < *nr; j++)
+			dup |= (*refs)[j] == r[i];
+		if (dup)
+			continue;
+		*refs = xrealloc(*refs, (*nr + 1) * sizeof(**refs));
+		(*refs)[(*nr)++] = r[i];
+	}
+	free(r);
+}
+
+void prog_value_strs(const struct pprobe *pr, int **refs, int *nr)
+{
+	for (int i = 0; i < pr->nr_lets; i++)
+		value_strs(pr, pr->lets[i].expr, refs, nr);
+	for (int i = 0; i < pr->nr_vals; i++)
+		if (pr->vals[i].src == PV_EXPR)
+			value_strs(pr, pr->vals[i].expr, refs, nr);
+}
+
+/* Do the lets or computed values glob? */
+static bool values_glob(const struct pprobe *pr)
+{
+	bool glob = false;
+
+	for (int i = 0; i < pr->nr_lets; i++)
+		glob |= has_glob(pr->lets[i].expr);
+	for (int i = 0; i < pr->nr_vals; i++)
+		glob |= pr->vals[i].src == PV_EXPR && has_glob(pr->vals[i].expr);
+	return glob;
+}
+
+/*
+ * The string buffers of the filter and of what lets and computed values
+ * compare: emit_filter_decls() declares one per string read.
+ */
 static unsigned int filter_bufs(const struct pprobe *pr)
 {
 	int *refs = NULL, nr = 0;
 	unsigned int n = 0;
 
-	if (!pr->filter)
-		return 0;
-	expr_refs(pr->filter, &refs, &nr);
+	if (pr->filter)
+		expr_refs(pr->filter, &refs, &nr);
+	prog_value_strs(pr, &refs, &nr);
 	for (int i = 0; i < nr; i++) {
 		const struct pvalue *v = &pr->vals[refs[i]];
+		bool dup = false;
 
-		if (v->kind == PV_STR && v->src != PV_SAVED)
+		for (int j = 0; j < i; j++)
+			dup |= refs[j] == refs[i];
+		if (v->kind == PV_STR && v->src != PV_SAVED && !dup)
 			n += align_up(v->size ? v->size : FILTER_STR_MAX, 8);
 	}
 	free(refs);
@@ -152,12 +207,24 @@ int prog_plan_stack(struct prog *p)
 
 		for (int j = 0; j < pr->nr_joins; j++)
 			fixed += align_up(set_key_size(&p->sets[pr->joins[j].set]), 8) + 8;
-		if (has_glob(pr->filter))
+		int *vstrs = NULL, nr_vstrs = 0;
+
+		if (has_glob(pr->filter) || values_glob(pr))
 			fixed += GLOB_STATE;
 		pr->scratch_slot = -1;
 		pr->scratch_size = 0;
 		if (fixed + bufs + key <= BPF_STACK_MAX)
 			continue;
+		prog_value_strs(pr, &vstrs, &nr_vstrs);
+		free(vstrs);
+		if (nr_vstrs) {
+			/* the lets' buffers are on the stack: they are read before the lets, not in the filter */
+			spec_error(p->spec, &pr->sp->loc, 0, "this entry on %s needs about %u bytes of BPF stack "
+				   "for the strings its lets and values compare, more than the %d a BPF program "
+				   "has: compare them in the filter", pr->sp->event.s, fixed + bufs + key,
+				   BPF_STACK_MAX);
+			return -EINVAL;
+		}
 		if (fixed > BPF_STACK_MAX) {
 			spec_error(p->spec, &pr->sp->loc, 0, "this entry on %s needs about %u bytes of BPF stack "
 				   "for its join keys and globs, more than the %d a BPF program has: join on "

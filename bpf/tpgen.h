@@ -13,7 +13,9 @@
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
  *				string tests of filters (== and ~ of tracefs);
- *				tpgen_glob() with TPGEN_GLOB defined first
+ *				tpgen_glob() with TPGEN_GLOB defined first,
+ *				tpgen_glob_tail() ("*suffix" of a long user
+ *				string) with TPGEN_GLOB_TAIL too
  *   tpgen_syscall_nr(), tpgen_syscall_arg6()
  *				a syscall's number and sixth argument in its user
  *				registers (raw_tp/tp_btf on sys_enter/sys_exit)
@@ -252,6 +254,8 @@ struct tpgen_glob_state {
 	__u32 star_si, star_pi;
 	int star;
 	int match;
+	const char *src;	/* tpgen_glob_tail(): the string in user memory, */
+	__u32 len;		/* its length, found TPGEN_GLOB_MAX - 1 bytes at a time */
 };
 
 static __noinline long tpgen_glob_step(__u32 i, void *data)
@@ -291,6 +295,53 @@ static __noinline long tpgen_glob_step(__u32 i, void *data)
 	bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0);	\
 	__g.match;									\
 })
+#ifdef TPGEN_GLOB_TAIL
+/* The length of the user string at g->src, a chunk per iteration; g->match < 0: unreadable */
+static __noinline long tpgen_strlen_step(__u32 i, void *data)
+{
+	struct tpgen_glob_state *g = data;
+	long n = bpf_probe_read_user_str(g->s, sizeof(g->s), g->src + g->len);
+
+	if (n <= 0) {
+		g->match = -1;
+		return 1;
+	}
+	if (n < (long)sizeof(g->s)) {
+		g->len += n - 1;
+		return 1;
+	}
+	g->len += sizeof(g->s) - 1;
+	return 0;
+}
+
+/*
+ * A "*suffix" glob of a user string at 'addr' that 'buf' holds cut short (its
+ * last byte but the NUL is set): the string's last TPGEN_GLOB_MAX - 1 bytes
+ * are read and matched, which for a pattern with one '*', its first byte,
+ * and a suffix shorter than that, is the match of the whole string. A string
+ * that fits is matched in 'buf'. Strings up to PATH_MAX (4096) bytes.
+ */
+#define tpgen_glob_tail(buf, lit, addr) ({						\
+	struct tpgen_glob_state __g = { .src = (const char *)(addr) };			\
+											\
+	if ((buf)[sizeof(buf) - 2]) {							\
+		bpf_loop(4096 / (TPGEN_GLOB_MAX - 1) + 1, tpgen_strlen_step, &__g, 0);	\
+		/* shorter than a chunk (it changed): the first one holds it */	\
+		if (!__g.match && __g.len >= TPGEN_GLOB_MAX - 1 &&			\
+		    bpf_probe_read_user(__g.s, TPGEN_GLOB_MAX - 1,			\
+					__g.src + __g.len - (TPGEN_GLOB_MAX - 1)))	\
+			__g.match = -1;							\
+		__g.s[TPGEN_GLOB_MAX - 1] = '\0';					\
+	} else {									\
+		bpf_probe_read_kernel(__g.s, sizeof(buf) < TPGEN_GLOB_MAX ? sizeof(buf) : TPGEN_GLOB_MAX - 1, buf); \
+	}										\
+	if (!__g.match) {								\
+		bpf_probe_read_kernel(__g.p, sizeof(lit) < TPGEN_GLOB_MAX ? sizeof(lit) : TPGEN_GLOB_MAX - 1, lit); \
+		bpf_loop((TPGEN_GLOB_MAX + 1) * (TPGEN_GLOB_MAX + 1), tpgen_glob_step, &__g, 0); \
+	}										\
+	__g.match > 0;									\
+})
+#endif /* TPGEN_GLOB_TAIL */
 #endif /* TPGEN_GLOB */
 
 /*

@@ -19,6 +19,10 @@
 /* tpgen_glob(): '~' with a pattern that is more than a prefix */
 #define TPGEN_GLOB
 {{/if}}
+{{#if GLOB_TAIL}}
+/* tpgen_glob_tail(): '~' with "*suffix" on a string that may be longer than its buffer */
+#define TPGEN_GLOB_TAIL
+{{/if}}
 #include "tpgen.h"
 #include "{{TOOL}}.h"
 

@@ -81,6 +81,34 @@ static bool expr_globs(const struct expr *e)
 		     expr_globs(e->c));
 }
 
+/* A "*suffix" glob of a user string: tpgen_glob_tail() (expr_emit()'s choice) */
+static bool expr_glob_tails(const struct pprobe *pr, const struct expr *e)
+{
+	if (!e)
+		return false;
+	if (e->op == EX_GLOB && expr_glob_is_suffix(e) && e->a->op == EX_REF && e->a->ref >= 0 &&
+	    pr->vals[e->a->ref].src == PV_USTR && !pr->vals[e->a->ref].argv)
+		return true;
+	return expr_glob_tails(pr, e->a) || expr_glob_tails(pr, e->b) || expr_glob_tails(pr, e->c);
+}
+
+static bool prog_glob_tails(const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (expr_glob_tails(pr, pr->filter))
+			return true;
+		for (int j = 0; j < pr->nr_lets; j++)
+			if (expr_glob_tails(pr, pr->lets[j].expr))
+				return true;
+		for (int j = 0; j < pr->nr_vals; j++)
+			if (pr->vals[j].src == PV_EXPR && expr_glob_tails(pr, pr->vals[j].expr))
+				return true;
+	}
+	return false;
+}
+
 /* A filter, a let or a computed value matches a '~' glob: the program needs tpgen.h's tpgen_glob(). */
 static bool prog_globs(const struct prog *p)
 {
@@ -192,6 +220,7 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "RINGBUF", p->any_print ? "1" : "" },
 		{ "CORE_READ", p->any_core ? "1" : "" },
 		{ "GLOB", prog_globs(p) ? "1" : "" },
+		{ "GLOB_TAIL", prog_glob_tails(p) ? "1" : "" },
 		{ "SYSCALL_REGS", p->any_sysregs ? "1" : "" },
 		{ "CTX_H", p->any_ctx ? "1" : "" },
 		{ "RAW_H", p->any_raw ? "1" : "" },

@@ -215,10 +215,26 @@ static void eop_string(void *ctx, struct strbuf *sb, int ref)
 		sb_printf(sb, pr->scratch_size ? "*buf_%s" : "buf_%s", v->cname);
 }
 
+/* A syscall's char * in the caller's memory: a "*suffix" glob reads the tail of a long one */
+static bool eop_user_addr(void *ctx, struct strbuf *sb, int ref)
+{
+	const struct pprobe *pr = ctx;
+	const struct pvalue *v = &pr->vals[ref];
+
+	if (v->src != PV_USTR || v->argv)
+		return false;
+	if (sb) {
+		if (!pr->ev->core_sys)
+			sb_puts(sb, "(const void *)(unsigned long)");
+		emit_ustr_addr(sb, pr, v);
+	}
+	return true;
+}
+
 void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
 {
 	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
-					   .lit_prefix = pr->lit_prefix };
+					   .lit_prefix = pr->lit_prefix, .user_addr = eop_user_addr };
 
 	expr_emit(sb, e, &ops, (void *)pr);
 }
@@ -227,7 +243,7 @@ void emit_expr(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
 void emit_expr_not(struct strbuf *sb, const struct pprobe *pr, const struct expr *e)
 {
 	const struct expr_emit_ops ops = { .value = eop_value, .string = eop_string,
-					   .lit_prefix = pr->lit_prefix };
+					   .lit_prefix = pr->lit_prefix, .user_addr = eop_user_addr };
 
 	expr_emit_not(sb, e, &ops, (void *)pr);
 }

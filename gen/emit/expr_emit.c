@@ -175,6 +175,15 @@ static void emit_str_cmp(struct strbuf *sb, const struct expr *e, const struct e
 		sb_printf(sb, ", %s_s%d, %zu)", ops->lit_prefix, e->b->lit, len - 1);
 		return;
 	}
+	if (e->op == EX_GLOB && expr_glob_is_suffix(e) && ops->user_addr && ops->user_addr(ctx, NULL, e->a->ref)) {
+		/* a string longer than its buffer: its tail is read and matched */
+		sb_puts(sb, "tpgen_glob_tail(");
+		ops->string(ctx, sb, e->a->ref);
+		sb_printf(sb, ", %s_s%d, ", ops->lit_prefix, e->b->lit);
+		ops->user_addr(ctx, sb, e->a->ref);
+		sb_putc(sb, ')');
+		return;
+	}
 	sb_puts(sb, e->op == EX_GLOB ? "tpgen_glob(" : "tpgen_streq(");
 	ops->string(ctx, sb, e->a->ref);
 	sb_printf(sb, ", %s_s%d)", ops->lit_prefix, e->b->lit);

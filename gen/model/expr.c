@@ -47,6 +47,15 @@ bool expr_glob_is_prefix(const struct expr *e)
 	return len > 1 && pat[len - 1] == '*' && strchr(pat, '*') == pat + len - 1 && !strchr(pat, '?');
 }
 
+bool expr_glob_is_suffix(const struct expr *e)
+{
+	const char *pat = e->b->text;
+	size_t len = strlen(pat);
+
+	/* tpgen_glob_tail() matches the last 127 bytes (TPGEN_GLOB_MAX - 1) */
+	return len > 1 && len <= 128 && pat[0] == '*' && !strchr(pat + 1, '*');
+}
+
 /* ---- types ---------------------------------------------------------------- */
 
 struct checker {

@@ -88,6 +88,8 @@ void expr_free(struct expr *e);
 void expr_refs(const struct expr *e, int **refs, int *nr);
 /* A '~' whose pattern is "abc*": a prefix test, not a glob (tpgen_prefix()). */
 bool expr_glob_is_prefix(const struct expr *e);
+/* '~' with "*suffix": one '*', the first byte, a suffix of at most 127 bytes */
+bool expr_glob_is_suffix(const struct expr *e);
 /* A product, shift or '?:' (under signs): as a truth value, gcc's -Wint-in-bool-context wants 'x != 0' */
 bool expr_int_in_bool(const struct expr *e);
 /* A bare reference's name, or NULL when 'e' computes something. */
@@ -97,6 +99,8 @@ struct expr_emit_ops {
 	void (*value)(void *ctx, struct strbuf *sb, int ref);	/* an integer C expression */
 	void (*string)(void *ctx, struct strbuf *sb, int ref);	/* a char buffer */
 	const char *lit_prefix;					/* literals are <prefix>_s<N> */
+	/* the address of a string in user memory, which a "*suffix" glob reads the tail of; false: none */
+	bool (*user_addr)(void *ctx, struct strbuf *sb, int ref);
 };
 
 void expr_emit(struct strbuf *sb, const struct expr *e, const struct expr_emit_ops *ops, void *ctx);

@@ -21,8 +21,8 @@
 
 /* tpgen_task_wanted()'s comm, the helpers' spills and the compiler's temporaries */
 #define STACK_SLACK	64
-/* struct tpgen_glob_state: two TPGEN_GLOB_MAX copies and six 4-byte words */
-#define GLOB_STATE	(2 * 128 + 24)
+/* struct tpgen_glob_state: two TPGEN_GLOB_MAX copies, six 4-byte words, a pointer and a length */
+#define GLOB_STATE	(2 * 128 + 40)
 
 static unsigned int align_up(unsigned int n, unsigned int a)
 {

@@ -91,7 +91,7 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 			if (!strcmp(sv->values.v[i].cname, c))
 				v = &pr->vals[sv->values.v[i].val];
 		if (!v || !pvalue_user_str(v)) {
-			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n", obj, c);
+			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n\t\t%stpgen_late_%s = 0;\n", obj, c, obj, c);
 			continue;
 		}
 		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
@@ -102,6 +102,7 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 			emit_ustr_addr(sb, pr, v);
 		}
 		sb_printf(sb, ";\n\t\t%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", obj, c);
+		sb_printf(sb, "\t\t%stpgen_late_%s = 0;\n", obj, c);
 	}
 }
 
@@ -119,9 +120,9 @@ static void emit_refetch(struct strbuf *sb, const struct prog *p, const struct p
 				continue;
 			sb_printf(sb, "\tif (!%s->%s[0] && %s->tpgen_uptr_%s &&\n"
 				  "\t    %s->tpgen_tgid_%s == bpf_get_current_pid_tgid() >> 32)\n"
-				  "\t\tbpf_probe_read_user_str(%s->%s, sizeof(%s->%s),\n"
-				  "\t\t\t\t\t(const void *)(unsigned long)%s->tpgen_uptr_%s);\n",
-				  l, c, l, c, l, c, l, c, l, c, l, c);
+				  "\t\t%s->tpgen_late_%s = bpf_probe_read_user_str(%s->%s, sizeof(%s->%s),\n"
+				  "\t\t\t\t\t(const void *)(unsigned long)%s->tpgen_uptr_%s) > 1;\n",
+				  l, c, l, c, l, c, l, c, l, c, l, c, l, c);
 		}
 	}
 }
@@ -263,7 +264,7 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 	}
 }
 
-static void emit_print(struct strbuf *sb, const struct pprobe *pr)
+static void emit_print(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	if (!pr->print.nr)
 		return;
@@ -274,6 +275,13 @@ static void emit_print(struct strbuf *sb, const struct pprobe *pr)
 	sb_printf(sb, "\t\te->hdr.type = %s;\n", pr->type_enum);
 	sb_puts(sb, pr->uses_time ? "\t\te->hdr.ts_ns = tpgen_now;\n" : "\t\te->hdr.ts_ns = bpf_ktime_get_ns();\n");
 	emit_stores(sb, pr, &pr->print, "e->", "\t\t");
+	for (int i = 0; i < pr->print.nr; i++) {
+		const struct pvalue *v = &pr->vals[pr->print.v[i].val];
+
+		if (pvalue_may_be_late(p, pr, v))
+			sb_printf(sb, "\t\te->tpgen_late_%s = %s->tpgen_late_%s;\n", pr->print.v[i].cname,
+				  pr->joins[v->join].local, v->member);
+	}
 	sb_puts(sb, "\t\ttpgen_ringbuf_submit(e, &events);\n\t}\n");
 }
 
@@ -420,7 +428,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	emit_filter(sb, pr, FILTER_JOINED, leave);
 	emit_saves(sb, p, pr);
 	emit_aggs(sb, pr);
-	emit_print(sb, pr);
+	emit_print(sb, p, pr);
 	/* an entry that only ends what was saved has nothing to leave early */
 	if (deletes && strstr(sb->buf + start, "goto out;"))
 		sb_puts(sb, "out:\n");

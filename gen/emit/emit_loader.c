@@ -77,9 +77,12 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 }
 
 /* JSON object members: ,"name":value ... */
-static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, const struct pitems *items,
+static void emit_json_members(struct strbuf *sb, const struct prog *p, const struct pprobe *pr,
 			      const char *obj, const char *indent)
 {
+	const struct pvalue *vals = pr->vals;
+	const struct pitems *items = &pr->print;
+
 	for (int i = 0; i < items->nr; i++) {
 		const struct pvalue *v = &vals[items->v[i].val];
 		const char *cname = items->v[i].cname;
@@ -97,6 +100,9 @@ static void emit_json_members(struct strbuf *sb, const struct pvalue *vals, cons
 					  cname, obj, cname);
 			else
 				sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
+			if (pvalue_may_be_late(p, pr, v))	/* read at the exit: maybe not what the call used */
+				sb_printf(sb, "%sif (%stpgen_late_%s)\n%s\tprintf(\",\\\"%s_late\\\":true\");\n",
+					  indent, obj, cname, indent, cname);
 		} else if (v->kind == PV_PTR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
 			printf_arg(sb, v, obj, cname);
@@ -186,7 +192,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_putc(cases, '\n');
 		sb_puts(cases, "\tif (env.json) {\n\t\tprintf(\"{\");\n\t\tprint_time(e->hdr.ts_ns);\n");
 		sb_printf(cases, "\t\tprintf(\",\\\"event\\\":\\\"%s\\\"\");\n", pr->event);
-		emit_json_members(cases, pr->vals, &pr->print, "e->", "\t\t");
+		emit_json_members(cases, p, pr, "e->", "\t\t");
 		sb_puts(cases, "\t\tprintf(\"}\\n\");\n\t\tbreak;\n\t}\n\tprint_time(e->hdr.ts_ns);\n");
 		emit_text_calls(cases, pr);
 		/* text: columns when one event prints, name=value after the event's name otherwise */
@@ -218,6 +224,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 				sb_printf(cases, " %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
 					  v->kind == PV_STR ? "-" : "",
 					  col_width(v, cname) - (v->kind == PV_PTR ? 2 : 0), conv);
+			if (!dc && pvalue_may_be_late(p, pr, v))
+				sb_puts(cases, "%s");	/* "?": read at the exit */
 		}
 		sb_puts(cases, "\\n\"");
 		if (nprint > 1)
@@ -231,6 +239,8 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 				sb_printf(cases, ", t_%s", pr->print.v[j].cname);
 			else
 				printf_arg(cases, &pr->vals[pr->print.v[j].val], "e->", pr->print.v[j].cname);
+			if (!pr->print.v[j].dec && pvalue_may_be_late(p, pr, &pr->vals[pr->print.v[j].val]))
+				sb_printf(cases, ", e->tpgen_late_%s ? \"?\" : \"\"", pr->print.v[j].cname);
 		}
 		sb_puts(cases, ");\n");
 		for (j = 0; j < pr->print.nr; j++) {

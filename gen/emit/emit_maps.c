@@ -186,8 +186,9 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 		for (j = 0; set->refetch && j < set->nr_members; j++)
 			if (set->members[j].user_str)
 				sb_printf(sb, "\t__u64 tpgen_uptr_%s;\t/* where it is in the caller's memory, and the caller: */\n"
-					  "\t__u32 tpgen_tgid_%s;\t/* the join reads it again if the page was absent */\n",
-					  set->members[j].cname, set->members[j].cname);
+					  "\t__u32 tpgen_tgid_%s;\t/* the join reads it again if the page was absent */\n"
+					  "\t__u8 tpgen_late_%s;\t/* ... and did: read after the call used it */\n",
+					  set->members[j].cname, set->members[j].cname, set->members[j].cname);
 		if (set->per_cpu)
 			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this CPU's slot holds values */\n");
 		sb_puts(sb, "};\n");
@@ -202,6 +203,10 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 				  pr->rec_struct);
 			for (j = 0; j < pr->print.nr; j++)
 				emit_member(sb, &pr->vals[pr->print.v[j].val], pr->print.v[j].cname, RECORD_STR_MAX);
+			for (j = 0; j < pr->print.nr; j++)
+				if (pvalue_may_be_late(p, pr, &pr->vals[pr->print.v[j].val]))
+					sb_printf(sb, "\t__u8 tpgen_late_%s;\t/* read at the join, after the call */\n",
+						  pr->print.v[j].cname);
 			sb_puts(sb, "};\n");
 		}
 		for (j = 0; j < pr->nr_aggs; j++) {

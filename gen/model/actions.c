@@ -569,6 +569,19 @@ int probe_add_agg(struct resolver *r, const struct spec_agg *sa)
 	return probe_add_agg_as(r, sa, NULL);
 }
 
+bool pvalue_may_be_late(const struct prog *p, const struct pprobe *pr, const struct pvalue *v)
+{
+	const struct psaved *set;
+
+	if (v->src != PV_SAVED || v->kind != PV_STR || v->argv)
+		return false;
+	set = &p->sets[pr->joins[v->join].set];
+	for (int m = 0; set->refetch && m < set->nr_members; m++)
+		if (!strcmp(set->members[m].cname, v->member))
+			return set->members[m].user_str;
+	return false;
+}
+
 static bool key_is_cpu(const struct pprobe *pr, const struct pitems *key)
 {
 	return key->nr == 1 && pr->vals[key->v[0].val].src == PV_CPU;

@@ -291,6 +291,13 @@ int prog_resolve_params(struct prog *p);
 const struct pparam *prog_find_param(const struct prog *p, const char *name);
 void prog_params_clear(struct prog *p);
 
+/*
+ * A saved string from the caller's memory that the join reads again when the
+ * entry could not (the page was absent): what the call used may differ, so
+ * records carry whether it was read late (tpgen_late_<member>).
+ */
+bool pvalue_may_be_late(const struct prog *p, const struct pprobe *pr, const struct pvalue *v);
+
 /* gen/model/stack.c: what goes in per-CPU scratch instead of the 512-byte stack (refusals reported) */
 int prog_plan_stack(struct prog *p);
 /*

@@ -91,6 +91,16 @@ grep -q "^$AA \[unknown\] $W/buildid.so " "$T/buildid.out" || fail "the build-id
 grep -q "^$AA tpgen_ok_fn+0x10 $W/ok.so (0)$" "$T/buildid.out" || fail "the next file is not named"
 echo "ok: a 2 GiB build-id note: no crash, the next file named"
 
+# a symbol name that forges lines and escapes: one line, escaped as text (\n, \x1b, \\, \xff),
+# valid UTF-8 kept; in a folded line a ';' is \x3b (tests/syms/syms_check.c)
+mkelf funcs "$W/evil.so" $'ev\nil\x1b[2J\\caf\xc3\xa9\xff;x'
+mapper evil "${nobody[@]}" "$W/mapper" "$W/evil.so" $A
+sym "$T/syms_check" "$mpid $AA" >"$T/evil.out" 2>"$T/evil.err" || { cat "$T/evil.err"; fail "naming evil.so"; }
+cat "$T/evil.out"
+grep -qxF "$AA ev\\nil\\x1b[2J\\\\café\\xff;x+0x10 $W/evil.so (0)" "$T/evil.out" ||
+	fail "a symbol name with control bytes is not escaped"
+echo "ok: a symbol name with a newline, an escape sequence and a stray byte: escaped"
+
 # exec: the same pid, a new image at the same address
 mkelf funcs "$W/before.so" tpgen_before_fn
 mkelf funcs "$W/after.so" tpgen_after_fn

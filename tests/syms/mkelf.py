@@ -62,7 +62,7 @@ def main():
         strtab, syms = b"\0", []
         for i, n in enumerate(names):
             syms.append((len(strtab), 0x1000 + 0x100 * i, 0x100))
-            strtab += n.encode() + b"\0"
+            strtab += os.fsencode(n) + b"\0"	# any byte the shell passed
         write(out, syms, strtab)
     elif cmd == "buildid":
         write(out, [(1, 0x1000, 0x100)], b"\0tpgen_buildid_fn\0", note_descsz=0x80000010)

@@ -7,7 +7,8 @@
 # length around the buffer and the chunks the tail is found by (5 to 4,000
 # bytes), ending in each suffix, in a suffix with one byte changed, or
 # cut by one byte. Each entry prints exactly the opens whose path Python's
-# fnmatch matches, as often as they were made.
+# fnmatch matches, as often as they were made. Another glob on such a path
+# ("/tmp/*x"), which sees its first 127 bytes, is a located warning.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 require_live
@@ -26,7 +27,19 @@ events:
     filter: 'filename ~ "*$long"'
     print: [c: filename]
 EOF2
-"$TPGEN" -o "$T/out" "$T/gt.yaml" || fail "tpgen"
+"$TPGEN" -o "$T/out" "$T/gt.yaml" 2>"$T/gen.err" || { cat "$T/gen.err"; fail "tpgen"; }
+[ -s "$T/gen.err" ] && { cat "$T/gen.err"; fail "suffix globs of a syscall's char * warned"; }
+# a glob that cannot see past 127 bytes: a located warning, and the tool is made
+cat > "$T/cut.yaml" <<'EOF2'
+tool: cut
+events:
+  - event: syscalls/sys_enter_openat
+    filter: 'pid > 0 && filename ~ "/tmp/*x"'
+    print: [filename]
+EOF2
+"$TPGEN" -o "$T/out" "$T/cut.yaml" 2>"$T/cut.err" || { cat "$T/cut.err"; fail "tpgen cut.yaml"; }
+grep -qxF "$T/cut.yaml:4:36: warning: this glob sees the first 127 bytes of 'filename', which can be longer (\"abc*\", and \"*abc\" on a syscall's char *, see all of it)" "$T/cut.err" ||
+	{ cat "$T/cut.err"; fail "no located warning for a glob that sees 127 bytes"; }
 make -s -C "$T/out/gt" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
 grep -q tpgen_glob_tail "$T/out/gt/gt.bpf.c" || fail "the suffix globs do not read the tail"
 

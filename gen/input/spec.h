@@ -176,6 +176,9 @@ void spec_error(const struct spec *s, const struct spec_loc *loc, size_t off, co
 	__attribute__((format(printf, 4, 5)));
 void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt,
 		 va_list ap);
+/* A warning, located as spec_error() locates an error; generation goes on. */
+void spec_warning(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 const char *attach_name(enum attach_kind a);
 

@@ -61,8 +61,8 @@ static size_t source_index(const struct spec *s, const struct spec_loc *loc, siz
 	}
 }
 
-void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt,
-		 va_list ap)
+static void spec_vdiag(const struct spec *s, const struct spec_loc *loc, size_t off, bool warning,
+		       const char *fmt, va_list ap)
 {
 	size_t idx, start;
 	int line = 1, col;
@@ -71,7 +71,10 @@ void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, c
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	if (!loc || !loc->line) {
-		diag_error(s->path, 0, 0, "%s", msg ? msg : fmt);
+		if (warning)
+			diag_warning(s->path, 0, 0, "%s", msg ? msg : fmt);
+		else
+			diag_error(s->path, 0, 0, "%s", msg ? msg : fmt);
 		free(msg);
 		return;
 	}
@@ -86,9 +89,26 @@ void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, c
 		}
 	}
 	col = (int)(idx - start) + 1;
-	diag_error(s->path, line, col, "%s", msg ? msg : fmt);
+	if (warning)
+		diag_warning(s->path, line, col, "%s", msg ? msg : fmt);
+	else
+		diag_error(s->path, line, col, "%s", msg ? msg : fmt);
 	diag_caret(s->text + start, col);
 	free(msg);
+}
+
+void spec_verror(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, va_list ap)
+{
+	spec_vdiag(s, loc, off, false, fmt, ap);
+}
+
+void spec_warning(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	spec_vdiag(s, loc, off, true, fmt, ap);
+	va_end(ap);
 }
 
 void spec_error(const struct spec *s, const struct spec_loc *loc, size_t off, const char *fmt, ...)

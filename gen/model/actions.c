@@ -14,6 +14,31 @@
 
 /* ---- expressions and items ----------------------------------------------- */
 
+/*
+ * A '~' that sees only the first 127 bytes (TPGEN_GLOB_MAX - 1) of a string
+ * that can be longer: not a prefix, nor a "*suffix" of a syscall's char *
+ * (tpgen_glob_tail() reads its tail). Warned, located at the pattern.
+ */
+static void warn_cut_globs(struct resolver *r, const struct spec_str *src, const struct expr *e)
+{
+	const struct pvalue *v;
+
+	if (!e)
+		return;
+	warn_cut_globs(r, src, e->a);
+	warn_cut_globs(r, src, e->b);
+	warn_cut_globs(r, src, e->c);
+	if (e->op != EX_GLOB || expr_glob_is_prefix(e) || e->a->op != EX_REF || e->a->ref < 0)
+		return;
+	v = &r->pr->vals[e->a->ref];
+	if (v->kind != PV_STR || (v->size && v->size <= 128))
+		return;
+	if (expr_glob_is_suffix(e) && v->src == PV_USTR && !v->argv)
+		return;
+	spec_warning(r->p->spec, &src->loc, e->b->off, "this glob sees the first 127 bytes of '%s', which "
+		     "can be longer (\"abc*\", and \"*abc\" on a syscall's char *, see all of it)", v->name);
+}
+
 /* Parse and type 'src' in the probe; a condition when 'cond'. */
 int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct expr **out)
 {
@@ -23,6 +48,8 @@ int probe_expr(struct resolver *r, const struct spec_str *src, bool cond, struct
 	err = expr_parse(r->p->spec, src, out);
 	if (!err)
 		err = expr_check(*out, r->p->spec, src, cond, value_expr_resolve, r, &r->pr->lits);
+	if (!err)
+		warn_cut_globs(r, src, *out);
 	if (!err && (*out)->op != EX_REF) {
 		int *refs = NULL, nr = 0;
 

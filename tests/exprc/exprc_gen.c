@@ -261,7 +261,7 @@ static void c_text(FILE *f, const char *s)
 
 int main(int argc, char **argv)
 {
-	static const struct expr_emit_ops ops = { value, string, "f" };
+	static const struct expr_emit_ops ops = { .value = value, .string = string, .lit_prefix = "f" };
 	unsigned long long seed;
 	int count, accepted = 0, refused = 0;
 	bool bad_signs = false;

@@ -62,7 +62,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct expr_emit_ops ops = { value, string, "f" };
+	static const struct expr_emit_ops ops = { .value = value, .string = string, .lit_prefix = "f" };
 	struct expr_lits lits = {};
 	struct spec s = {};
 	struct spec_str src = {};

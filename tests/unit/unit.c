@@ -244,7 +244,7 @@ static void string(void *ctx, struct strbuf *sb, int ref)
 /* The C of 'text' as a condition (or a value), or NULL when it is refused. */
 static char *compile(const char *text, bool cond)
 {
-	static const struct expr_emit_ops ops = { value, string, "f" };
+	static const struct expr_emit_ops ops = { .value = value, .string = string, .lit_prefix = "f" };
 	struct spec s = { .path = "t.yaml", .text = (char *)text, .len = strlen(text) };
 	struct spec_str src = { .s = (char *)text, .loc = { .line = 1, .col = 1 } };
 	struct expr_lits lits = {};

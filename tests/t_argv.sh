@@ -5,7 +5,8 @@
 # with the result, as a shell command line. The test execs a program with
 # an argument holding spaces, one holding a quote and one a tab, and sees
 # them quoted so that the line is unambiguous; 40 arguments end in "...";
-# a failed exec shows -2 (ENOENT) with its arguments. Filters cannot test
+# a failed exec shows -2 (ENOENT) with its arguments; 40 argument lists
+# drawn from the space match a model of what is kept. Filters cannot test
 # an argument list, nor can it be a key (located errors).
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
@@ -43,6 +44,49 @@ grep -qF "\"ret\":0,\"args\":\"$T/tpgen-argv-probe one 'two words' 'it'\\\\''s' 
 expect execsnoop "\"ret\":0,\"args\":\"$T/tpgen-argv-probe 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 \\.\\.\\.\"" \
 	"the program and 31 arguments (32 strings) of 41, then ..."
 expect execsnoop "\"ret\":-2,\"args\":\"$T/tpgen-argv-missing a 'b c'\"" "a failed exec (-ENOENT) with its arguments"
+
+# The space: argument lists of 0 to 40 strings of 0 to 200 bytes (at, under
+# and over the 127 kept of each; past the 1 KiB kept of all), from a seed,
+# against a model of what the entry keeps: up to 32 strings, each cut at
+# 127 bytes, none started past byte 894 of the 1024, '...' when something
+# was left out.
+cat >"$T/space.py" <<'PY'
+import random, subprocess, sys
+probe, exp = sys.argv[1], open(sys.argv[2], 'w')
+rng = random.Random(24)
+def quote(a):
+    if a and all(c.isalnum() or c in '@%+=:,./-_' for c in a):
+        return a
+    return "'" + a + "'"
+for case in range(40):
+    nargs = rng.choice([0, 1, 2, 5, 29, 30, 31, 32, 40])
+    lens = [0, 1, 9] if case % 2 else [0, 1, 9, 125, 126, 127, 128, 200]
+    argv = [probe, 'c%d' % case] + [
+        rng.choice('abc x') * rng.choice(lens) for _ in range(nargs)]
+    off, cut, kept = 0, False, []
+    for i, a in enumerate(argv[:32]):
+        if off > 1024 - 2 - 128:
+            cut = True
+            break
+        kept.append(a[:127])
+        cut |= len(a) >= 127
+        off += min(len(a), 127) + 1
+    cut |= len(argv) > 32
+    exp.write(' '.join([quote(a) for a in kept] + (['...'] if cut else [])) + '\n')
+    subprocess.run(argv, check=True)
+PY
+
+start execsnoop
+python3 "$T/space.py" "$T/tpgen-argv-probe" "$T/space.exp" || fail "the space workload"
+stop execsnoop
+n=0
+while IFS= read -r line; do
+	grep -qF "\"ret\":0,\"args\":\"$line\"}" "$T/execsnoop.out" || {
+		grep -F "$T/tpgen-argv-probe c$n" "$T/execsnoop.out" | head -3
+		fail "case $n: no '$line'"; }
+	n=$((n + 1))
+done <"$T/space.exp"
+[ $n = 40 ] || fail "the space: $n cases"
 
 # text: the line a user reads
 "$out/execsnoop/execsnoop" >"$T/text.out" 2>"$T/text.err" &

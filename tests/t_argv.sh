@@ -6,7 +6,8 @@
 # an argument holding spaces, one holding a quote and one a tab, and sees
 # them quoted so that the line is unambiguous; 40 arguments end in "...";
 # a failed exec shows -2 (ENOENT) with its arguments; 40 argument lists
-# drawn from the space match a model of what is kept. Filters cannot test
+# drawn from the space match a model of what is kept; the verifier walks
+# the entry's loop once per argument. Filters cannot test
 # an argument list, nor can it be a key (located errors).
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
@@ -26,6 +27,16 @@ out=$T/out
 "$TPGEN" specs/execsnoop.yaml -o "$out" || fail "tpgen specs/execsnoop.yaml"
 make -s -C "$out/execsnoop" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build"; }
 cp /bin/true "$T/tpgen-argv-probe"
+
+# The verifier walks the argument loop once per argument (about 40
+# instructions each), not once per path through it: a branch on whether a
+# string filled its 128 bytes made it walk 235,000 instructions, 1.5 s at
+# start-up, 1,300 without. The bound is 200 per argument.
+cc -O2 -Wall -Wextra -Werror bench/verifier.c -lbpf -o "$T/verifier" || fail "build bench/verifier.c"
+"$T/verifier" "$out/execsnoop/.output/execsnoop.bpf.o" >"$T/verifier.out" || fail "load execsnoop.bpf.o"
+insns=$(awk '$1 == "tp/syscalls/sys_enter_execve" { print $3 }' "$T/verifier.out")
+[ -n "$insns" ] && [ "$insns" -le $((200 * 32)) ] || {
+	cat "$T/verifier.out"; fail "the verifier walked ${insns:-?} instructions of the entry (32 arguments)"; }
 
 run_workload() {
 	"$T/tpgen-argv-probe" one "two words" "it's" "$(printf 'tab\there')" ''

@@ -887,6 +887,20 @@ static int check_environment(void)
 				break;
 			}
 		} else {
+			const char *name = strchr(probes[i].event, '/');
+
+			/*
+			 * The raw tracepoint of a trace event of the same name is
+			 * there when the event is: libbpf's load parses the
+			 * kernel's BTF (5 MB) anyway, parsing it here too took
+			 * half of a tp_btf tool's start-up.
+			 */
+			if (!probes[i].module && name && !strcmp(name + 1, probes[i].raw) &&
+			    !access("/sys/kernel/btf/vmlinux", R_OK)) {
+				snprintf(path, sizeof(path), "/sys/kernel/tracing/events/%s", probes[i].event);
+				if (!access(path, F_OK))
+					continue;
+			}
 			if (!vmlinux) {
 				vmlinux = btf__load_vmlinux_btf();
 				if (!vmlinux) {

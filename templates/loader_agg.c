@@ -301,14 +301,14 @@ static int metrics_delta(const struct agg *a, char *buf, int n);
 
 /*
  * Read every row of an aggregation (key, then value), sorted; with 'reset',
- * delete them, or with --metrics (whose counters never reset) keep them and
- * leave out what the last reset showed.
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
  */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
-	bool delta = reset && env.metrics;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
 	if (delta)

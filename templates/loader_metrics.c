@@ -5,27 +5,6 @@
  * reads the maps without deleting anything: counters are cumulative, and
  * -i resets only what the terminal shows (metrics_delta()).
  */
-
-/* a family of a table: which function, as which type, under which name */
-struct metric_fam {
-	unsigned int fn;
-	const char *type;
-	const char *name;
-	const char *help;
-};
-
-struct metric_table {
-	const char *table;
-	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
-	double scale;			/* to base units: seconds, bytes */
-	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
-	const struct metric_fam *fams;
-	int nr_fams;
-};
-
-static const struct metric_table metric_tables[] = {
-{{METRICS_TABLES}}
-};
 {{#if RINGBUF}}
 
 /* records read, per event */
@@ -112,6 +91,27 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 #include <netinet/in.h>
 #include <sys/utsname.h>
 #include <microhttpd.h>
+
+/* a family of a table: which function, as which type, under which name */
+struct metric_fam {
+	unsigned int fn;
+	const char *type;
+	const char *name;
+	const char *help;
+};
+
+struct metric_table {
+	const char *table;
+	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
+	double scale;			/* to base units: seconds, bytes */
+	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	const struct metric_fam *fams;
+	int nr_fams;
+};
+
+static const struct metric_table metric_tables[] = {
+{{METRICS_TABLES}}
+};
 
 static struct {
 	struct sockaddr_storage addr;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 /*
- * metrics-work COMM N M: renamed COMM (prctl(PR_SET_NAME), any bytes: "\n",
- * "\xff" as C escapes), N getppid() calls, then M opens that fail with ENOENT.
+ * metrics-work COMM N M [P]: renamed COMM (prctl(PR_SET_NAME), any bytes:
+ * "\n", "\xff" as C escapes), N getppid() calls, then M opens that fail
+ * with ENOENT, of P distinct paths (default 1).
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -33,10 +34,13 @@ static void unescape(char *s)
 
 int main(int argc, char **argv)
 {
-	long n, m;
+	long n, m, p = 1;
+	char path[64];
 
-	if (argc != 4)
+	if (argc != 4 && argc != 5)
 		return 2;
+	if (argc == 5)
+		p = atol(argv[4]);
 	unescape(argv[1]);
 	n = atol(argv[2]);
 	m = atol(argv[3]);
@@ -44,8 +48,10 @@ int main(int argc, char **argv)
 		return 1;
 	for (long i = 0; i < n; i++)
 		syscall(SYS_getppid);
-	for (long i = 0; i < m; i++)
-		if (open("/nonexistent-tpgen-metrics", O_RDONLY) >= 0)
+	for (long i = 0; i < m; i++) {
+		snprintf(path, sizeof(path), "/nonexistent-tpgen-metrics/%ld", p > 1 ? i % p : 0);
+		if (open(path, O_RDONLY) >= 0)
 			return 1;
+	}
 	return 0;
 }

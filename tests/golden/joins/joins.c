@@ -500,14 +500,14 @@ static int metrics_delta(const struct agg *a, char *buf, int n);
 
 /*
  * Read every row of an aggregation (key, then value), sorted; with 'reset',
- * delete them, or with --metrics (whose counters never reset) keep them and
- * leave out what the last reset showed.
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
  */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
-	bool delta = reset && env.metrics;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
 	if (delta)
@@ -634,47 +634,6 @@ static void print_agg(const struct agg *a, bool reset)
  * -i resets only what the terminal shows (metrics_delta()).
  */
 
-/* a family of a table: which function, as which type, under which name */
-struct metric_fam {
-	unsigned int fn;
-	const char *type;
-	const char *name;
-	const char *help;
-};
-
-struct metric_table {
-	const char *table;
-	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
-	double scale;			/* to base units: seconds, bytes */
-	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
-	const struct metric_fam *fams;
-	int nr_fams;
-};
-
-static const struct metric_table metric_tables[] = {
-	{
-		.table = "sched_switch_2_agg",
-		.labels = (const char *const[]){ "comm", },
-		.scale = 1,
-		.le_inclusive = true,
-		.fams = (const struct metric_fam[]){
-			{ AGG_COUNT, "counter", "joins_sched_switch_2_agg_total", "sched/sched_switch: count, max(lat) by comm: count per key" },
-			{ AGG_MAX, "gauge", "joins_sched_switch_2_agg_max", "sched/sched_switch: count, max(lat) by comm: max of the value per key" },
-		},
-		.nr_fams = 2,
-	},
-	{
-		.table = "sched_switch_4_counts",
-		.labels = (const char *const[]){ "pid", },
-		.scale = 1,
-		.le_inclusive = true,
-		.fams = (const struct metric_fam[]){
-			{ AGG_COUNT, "counter", "joins_sched_switch_4_counts_total", "sched/sched_switch: count by pid: count per key" },
-		},
-		.nr_fams = 1,
-	},
-};
-
 /* records read, per event */
 static const struct {
 	int type;
@@ -758,6 +717,47 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 #include <netinet/in.h>
 #include <sys/utsname.h>
 #include <microhttpd.h>
+
+/* a family of a table: which function, as which type, under which name */
+struct metric_fam {
+	unsigned int fn;
+	const char *type;
+	const char *name;
+	const char *help;
+};
+
+struct metric_table {
+	const char *table;
+	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
+	double scale;			/* to base units: seconds, bytes */
+	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	const struct metric_fam *fams;
+	int nr_fams;
+};
+
+static const struct metric_table metric_tables[] = {
+	{
+		.table = "sched_switch_2_agg",
+		.labels = (const char *const[]){ "comm", },
+		.scale = 1,
+		.le_inclusive = true,
+		.fams = (const struct metric_fam[]){
+			{ AGG_COUNT, "counter", "joins_sched_switch_2_agg_total", "sched/sched_switch: count, max(lat) by comm: count per key" },
+			{ AGG_MAX, "gauge", "joins_sched_switch_2_agg_max", "sched/sched_switch: count, max(lat) by comm: max of the value per key" },
+		},
+		.nr_fams = 2,
+	},
+	{
+		.table = "sched_switch_4_counts",
+		.labels = (const char *const[]){ "pid", },
+		.scale = 1,
+		.le_inclusive = true,
+		.fams = (const struct metric_fam[]){
+			{ AGG_COUNT, "counter", "joins_sched_switch_4_counts_total", "sched/sched_switch: count by pid: count per key" },
+		},
+		.nr_fams = 1,
+	},
+};
 
 static struct {
 	struct sockaddr_storage addr;

@@ -627,14 +627,14 @@ static int metrics_delta(const struct agg *a, char *buf, int n);
 
 /*
  * Read every row of an aggregation (key, then value), sorted; with 'reset',
- * delete them, or with --metrics (whose counters never reset) keep them and
- * leave out what the last reset showed.
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
  */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
-	bool delta = reset && env.metrics;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
 	if (delta)
@@ -774,71 +774,6 @@ static void print_agg(const struct agg *a, bool reset)
  * -i resets only what the terminal shows (metrics_delta()).
  */
 
-/* a family of a table: which function, as which type, under which name */
-struct metric_fam {
-	unsigned int fn;
-	const char *type;
-	const char *name;
-	const char *help;
-};
-
-struct metric_table {
-	const char *table;
-	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
-	double scale;			/* to base units: seconds, bytes */
-	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
-	const struct metric_fam *fams;
-	int nr_fams;
-};
-
-static const struct metric_table metric_tables[] = {
-	{
-		.table = "sched_switch_hist",
-		.scale = 1,
-		.le_inclusive = true,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "latency_sched_switch_hist", "sched/sched_switch: next_prio: hist per key, in next_prio" },
-		},
-		.nr_fams = 1,
-	},
-	{
-		.table = "woken_hist",
-		.scale = 1e-6,
-		.le_inclusive = false,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "latency_woken_hist_seconds", "woken hist: hist per key, in seconds (from usecs)" },
-		},
-		.nr_fams = 1,
-	},
-	{
-		.table = "sched_switch_hist_2",
-		.scale = 1e-6,
-		.le_inclusive = false,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "latency_sched_switch_hist_2_seconds", "sched_switch: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
-		},
-		.nr_fams = 1,
-	},
-	{
-		.table = "woken_hist_2",
-		.scale = 1e-6,
-		.le_inclusive = false,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "latency_woken_hist_2_seconds", "woken: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
-		},
-		.nr_fams = 1,
-	},
-	{
-		.table = "sched_wakeup_hist",
-		.scale = 1e-9,
-		.le_inclusive = false,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "latency_sched_wakeup_hist_seconds", "sched_wakeup: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from nsecs)" },
-		},
-		.nr_fams = 1,
-	},
-};
-
 /* the rows the terminal showed last, per table: -i shows what came since */
 static struct metric_base {
 	char *rows;	/* key, then value; sorted by key */
@@ -906,6 +841,71 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 #include <netinet/in.h>
 #include <sys/utsname.h>
 #include <microhttpd.h>
+
+/* a family of a table: which function, as which type, under which name */
+struct metric_fam {
+	unsigned int fn;
+	const char *type;
+	const char *name;
+	const char *help;
+};
+
+struct metric_table {
+	const char *table;
+	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
+	double scale;			/* to base units: seconds, bytes */
+	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	const struct metric_fam *fams;
+	int nr_fams;
+};
+
+static const struct metric_table metric_tables[] = {
+	{
+		.table = "sched_switch_hist",
+		.scale = 1,
+		.le_inclusive = true,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "latency_sched_switch_hist", "sched/sched_switch: next_prio: hist per key, in next_prio" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "woken_hist",
+		.scale = 1e-6,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "latency_woken_hist_seconds", "woken hist: hist per key, in seconds (from usecs)" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "sched_switch_hist_2",
+		.scale = 1e-6,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "latency_sched_switch_hist_2_seconds", "sched_switch: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "woken_hist_2",
+		.scale = 1e-6,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "latency_woken_hist_2_seconds", "woken: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "sched_wakeup_hist",
+		.scale = 1e-9,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "latency_sched_wakeup_hist_seconds", "sched_wakeup: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from nsecs)" },
+		},
+		.nr_fams = 1,
+	},
+};
 
 static struct {
 	struct sockaddr_storage addr;

@@ -588,14 +588,14 @@ static int metrics_delta(const struct agg *a, char *buf, int n);
 
 /*
  * Read every row of an aggregation (key, then value), sorted; with 'reset',
- * delete them, or with --metrics (whose counters never reset) keep them and
- * leave out what the last reset showed.
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
  */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
-	bool delta = reset && env.metrics;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
 	if (delta)
@@ -735,45 +735,6 @@ static void print_agg(const struct agg *a, bool reset)
  * -i resets only what the terminal shows (metrics_delta()).
  */
 
-/* a family of a table: which function, as which type, under which name */
-struct metric_fam {
-	unsigned int fn;
-	const char *type;
-	const char *name;
-	const char *help;
-};
-
-struct metric_table {
-	const char *table;
-	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
-	double scale;			/* to base units: seconds, bytes */
-	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
-	const struct metric_fam *fams;
-	int nr_fams;
-};
-
-static const struct metric_table metric_tables[] = {
-	{
-		.table = "sched_switch_counts",
-		.labels = (const char *const[]){ "next_comm", },
-		.scale = 1,
-		.le_inclusive = true,
-		.fams = (const struct metric_fam[]){
-			{ AGG_COUNT, "counter", "schedsnoop_sched_switch_counts_total", "sched/sched_switch: count by next_comm: count per key" },
-		},
-		.nr_fams = 1,
-	},
-	{
-		.table = "runqlat_hist",
-		.scale = 1e-6,
-		.le_inclusive = false,
-		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
-		},
-		.nr_fams = 1,
-	},
-};
-
 /* records read, per event */
 static const struct {
 	int type;
@@ -857,6 +818,45 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 #include <netinet/in.h>
 #include <sys/utsname.h>
 #include <microhttpd.h>
+
+/* a family of a table: which function, as which type, under which name */
+struct metric_fam {
+	unsigned int fn;
+	const char *type;
+	const char *name;
+	const char *help;
+};
+
+struct metric_table {
+	const char *table;
+	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
+	double scale;			/* to base units: seconds, bytes */
+	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	const struct metric_fam *fams;
+	int nr_fams;
+};
+
+static const struct metric_table metric_tables[] = {
+	{
+		.table = "sched_switch_counts",
+		.labels = (const char *const[]){ "next_comm", },
+		.scale = 1,
+		.le_inclusive = true,
+		.fams = (const struct metric_fam[]){
+			{ AGG_COUNT, "counter", "schedsnoop_sched_switch_counts_total", "sched/sched_switch: count by next_comm: count per key" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "runqlat_hist",
+		.scale = 1e-6,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
+		},
+		.nr_fams = 1,
+	},
+};
 
 static struct {
 	struct sockaddr_storage addr;

@@ -7,7 +7,9 @@
 # (tests/metrics/manykeys.yaml, opens of distinct paths) with
 # --metrics-max-series 100: 99 series and other="true", which together hold
 # every key the map kept; the keys a full map refused in lost_total; a valid
-# exposition; the tool's memory the same after 50 more scrapes.
+# exposition; the tool's memory the same after 50 more scrapes. make install
+# installs the tool and its systemd unit, which systemd-analyze verifies and
+# whose capabilities are enough to run the tool.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 require_live
@@ -58,6 +60,36 @@ for s in specs/*.yaml; do
 	n=$((n + 1))
 done
 [ $n -ge 10 ] || fail "only $n specs with aggregations"
+
+# make install: the tool and its unit; the unit verified by systemd, and the tool run
+# as it would run it, with only the capabilities of its CapabilityBoundingSet
+for tool in syscount offcputime; do
+	make -s -C "$out/$tool" install PREFIX="$T/prefix" >"$T/install.log" 2>&1 || { cat "$T/install.log"; fail "make install $tool"; }
+	unit=$T/prefix/lib/systemd/system/$tool.service
+	[ -x "$T/prefix/sbin/$tool" ] && [ -f "$unit" ] || fail "make install: no $tool or $tool.service"
+	grep -q "^ExecStart=$T/prefix/sbin/$tool --metrics \${METRICS_ADDR}$" "$unit" || { cat "$unit"; fail "$tool.service: ExecStart"; }
+	if command -v systemd-analyze >/dev/null; then
+		systemd-analyze verify "$unit" >"$T/verify.log" 2>&1 || { cat "$T/verify.log"; fail "systemd-analyze verify $tool.service"; }
+	fi
+	caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$unit" | tr 'A-Z ' 'a-z,' | sed 's/cap_/+/g')
+	[ -n "$caps" ] || fail "$tool.service has no CapabilityBoundingSet"
+	echo "$tool.service: $caps"
+done
+setpriv --bounding-set=-all,+bpf,+perfmon -- "$T/prefix/sbin/syscount" --metrics "$port" \
+	>/dev/null 2>"$T/unit.err" &
+pid=$!
+for i in $(seq 100); do grep -q '^Tracing' "$T/unit.err" && break; sleep 0.1; done
+sleep 0.5
+curl -sf "http://127.0.0.1:$port/metrics" | grep -q '^syscount_sys_enter_counts_total{comm="' ||
+	{ cat "$T/unit.err"; fail "syscount with CAP_BPF and CAP_PERFMON alone: no metrics"; }
+finish syscount
+caps=$(sed -n 's/^CapabilityBoundingSet=//p' "$T/prefix/lib/systemd/system/offcputime.service" | tr 'A-Z ' 'a-z,' |
+	sed 's/cap_/+/g')
+setpriv --bounding-set=-all,$caps -- "$T/prefix/sbin/offcputime" -d 2 >"$T/offcpu.out" 2>&1 ||
+	{ cat "$T/offcpu.out"; fail "offcputime with its unit's capabilities"; }
+grep -Eq '^ +0x[0-9a-f]+ (schedule|__schedule)' "$T/offcpu.out" ||
+	{ head -30 "$T/offcpu.out"; fail "offcputime with its unit's capabilities: kernel frames not named"; }
+echo "ok: the units' capabilities are enough"
 
 # 100,000 keys, at most 100 series
 "$TPGEN" tests/metrics/manykeys.yaml -o "$out" >/dev/null || fail "tpgen manykeys"

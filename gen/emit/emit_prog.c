@@ -171,7 +171,7 @@ static char *header_guard(const char *tool)
 	return guard;
 }
 
-/* The four files made from templates: Makefile, <tool>.bpf.c, <tool>.c and <tool>.h. */
+/* The files made from templates: Makefile, <tool>.bpf.c, <tool>.c, <tool>.h (and <tool>.service). */
 static int render_pair(const struct prog *p, const struct templates *tmpls, const struct strbuf *part,
 		       struct prog_file **files, int *nr_files)
 {
@@ -266,6 +266,9 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		}
 		if (!err)
 			err = render(tmpls, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
+		/* an exporter (--metrics): its systemd unit */
+		if (!err && p->any_agg)
+			err = render(tmpls, "tool.service", vars, nv, files, nr_files, xasprintf("%s.service", tool));
 	}
 	free(guard);
 	free(skel);

@@ -9,6 +9,7 @@
 #      bpftrace, tpgen-generated (tracepoint, raw_tp, tp_btf), hand-written (same three)
 #   B3 start-up: exec to first event, generated tool vs bpftrace; and the tool's build time
 #   B4 streaming: ring-buffer events/s until drops, drops counted vs lost
+#   B6 --metrics: a scrape of 10,000 series, and the exporter's CPU scraped every second
 #
 # BENCH_RUNS (default 7), BENCH_N (dd writes, default 2000000), BENCH_ONLY (say
 # "B1" or "B1 B3": run those only).
@@ -26,6 +27,7 @@ want B2 && . bench/b2_overhead.sh
 want B3 && [ -f bench/b3_startup.sh ] && . bench/b3_startup.sh
 want B4 && [ -f bench/b4_streaming.sh ] && . bench/b4_streaming.sh
 want B5 && . bench/b5.sh	# generated tools vs libbpf-tools
+want B6 && . bench/b6_metrics.sh	# --metrics: a scrape of 10,000 series, CPU scraped
 
 json_write
 echo

@@ -549,7 +549,8 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 		k->labels = nl;
 		k->n++;
 	}
-	qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
+	if (i)
+		qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
 	free(fresh);
 	for (i = 0, ns = 0; i < n; i++) {
 		if (kept(k, s[i].labels)) {

@@ -1162,7 +1162,8 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 		k->labels = nl;
 		k->n++;
 	}
-	qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
+	if (i)
+		qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
 	free(fresh);
 	for (i = 0, ns = 0; i < n; i++) {
 		if (kept(k, s[i].labels)) {
@@ -1225,7 +1226,7 @@ static char *metrics_text(size_t *len)
 		  "# TYPE joins_build_info gauge\n"
 		  "joins_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
-	mb_printf(&b, "\",spec_hash=\"c11d0b4d66e8d2cc\",version=\"tpgen 0.1.0\"} 1\n");
+	mb_printf(&b, "\",spec_hash=\"929dda19f0701a3d\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {

@@ -1322,7 +1322,8 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 		k->labels = nl;
 		k->n++;
 	}
-	qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
+	if (i)
+		qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
 	free(fresh);
 	for (i = 0, ns = 0; i < n; i++) {
 		if (kept(k, s[i].labels)) {
@@ -1385,7 +1386,7 @@ static char *metrics_text(size_t *len)
 		  "# TYPE latency_build_info gauge\n"
 		  "latency_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
-	mb_printf(&b, "\",spec_hash=\"7fd91ef21f2a5ced\",version=\"tpgen 0.1.0\"} 1\n");
+	mb_printf(&b, "\",spec_hash=\"9cdb6b682309f4a9\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {

@@ -85,12 +85,29 @@ for i in $(seq 100); do
 done
 curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null || { tail "$T/prometheus.log"; fail "prometheus not ready"; }
 
+# scraped_after TIME: every job scraped (up == 1) at a time after TIME, within 30 s
+scraped_after() {
+	python3 - "http://127.0.0.1:$pport" "$1" <<'PY'
+import json, sys, time, urllib.parse, urllib.request
+base, after = sys.argv[1], float(sys.argv[2])
+for _ in range(150):
+    url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": "timestamp(up == 1)"})
+    r = json.load(urllib.request.urlopen(url))["data"]["result"]
+    if len(r) == 4 and min(float(x["value"][1]) for x in r) > after:
+        sys.exit(0)
+    time.sleep(0.2)
+sys.exit(1)
+PY
+}
+scraped_after 0 || fail "Prometheus did not scrape the four exporters in 30 s"
+
 comm=tpgm$$
 N=20000 M=321 K=7
 "$T/work" "$comm" $N $M || fail "workload"
 "$T/work" 'q"u\nx\xff' 1000 $K || fail "hostile workload"
 dd if=/dev/zero of="$T/io" bs=4k count=64 oflag=direct status=none
-sleep 4	# several scrapes after the workload
+sleep 0.3	# the ring buffer's and the exit's last events
+scraped_after "$(date +%s.%N)" || fail "Prometheus did not scrape after the workload in 30 s"
 
 # every exporter's scrape, as it is now, through promtool
 for port in $p1 $p2 $p3 $p4; do
@@ -164,8 +181,10 @@ c = sum(r["count"] for r in bp)
 s = sum(r["sum"] for r in bp)
 ps = one(f'sum(syscount_syscalls_by_process_time_sum_seconds_total{{comm="{comm}"}})')
 print("by process, -j:", c, s, "ns; prometheus:", ps, "s")
-assert c == n + m + 1
-assert abs(ps * 1e9 - s) <= 1e-6 * s + 1
+# the table has 'top: 20': an interval where the process made few calls may leave it out
+assert c <= n + m + 1 and s <= ps * 1e9 * (1 + 1e-9) + 1
+if c == n + m + 1:
+    assert abs(ps * 1e9 - s) <= 1e-6 * s + 1
 rows = [json.loads(l) for l in open(T + "/ppidlat.out")]
 h = [r for r in rows if r.get("hist") == "getppid latency" and r.get("comm") == comm]
 assert len(h) == 1 and sum(b["count"] for b in h[0]["buckets"]) == n

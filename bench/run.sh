@@ -10,6 +10,7 @@
 #   B3 start-up: exec to first event, generated tool vs bpftrace; and the tool's build time
 #   B4 streaming: ring-buffer events/s until drops, drops counted vs lost
 #   B6 verifier work: instructions, states and load time of every tool of specs/
+#   B7 --metrics: a scrape of 10,000 series, and the exporter's CPU scraped every second
 #
 # BENCH_RUNS (default 7), BENCH_N (dd writes, default 2000000), BENCH_ONLY (say
 # "B1" or "B1 B3": run those only).
@@ -28,6 +29,7 @@ want B3 && [ -f bench/b3_startup.sh ] && . bench/b3_startup.sh
 want B4 && [ -f bench/b4_streaming.sh ] && . bench/b4_streaming.sh
 want B5 && . bench/b5.sh	# generated tools vs libbpf-tools
 want B6 && . bench/b6_verifier.sh
+want B7 && . bench/b7_metrics.sh	# --metrics: a scrape of 10,000 series, CPU scraped
 
 json_write
 echo

@@ -299,16 +299,27 @@ static int read_global(const struct agg *a, bool reset, char **out)
 }
 
 {{/if}}
-/* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
+static int metrics_delta(const struct agg *a, char *buf, int n);
+
+/*
+ * Read every row of an aggregation (key, then value), sorted; with 'reset',
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
+ */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
+	if (delta)
+		reset = false;
 {{#if GLOBAL_AGG}}
-	if (a->mem)
-		return read_global(a, reset, out);
+	if (a->mem) {
+		n = read_global(a, reset, out);
+		return n > 0 && delta ? metrics_delta(a, *out, n) : n;
+	}
 
 {{/if}}
 	for (;;) {
@@ -337,6 +348,12 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	if (reset)
 		for (int i = 0; i < n; i++)
 			bpf_map_delete_elem(a->fd, buf + i * row);
+	if (delta)
+		n = metrics_delta(a, buf, n);
+	if (n < 0) {
+		free(buf);
+		return n;
+	}
 	sort_agg = a;
 	qsort(buf, n, row, cmp_rows);
 	*out = buf;

@@ -47,7 +47,12 @@ static int handle_event(void *ctx, void *data, size_t data_sz)
 	/* records may come as fast as they are read (a tool tracing its own output): look at the clock */
 	if (deadline && !(++seen % 1024) && now() >= deadline)
 		return -EAGAIN;
-	if (output_closed || data_sz < sizeof(*hdr))
+	if (data_sz < sizeof(*hdr))
+		return 0;
+{{#if AGG}}
+	metrics_count_record(hdr->type);
+{{/if}}
+	if (output_closed)
 		return 0;
 	switch (hdr->type) {
 	{{EVENT_CASES}}

@@ -42,3 +42,12 @@ if [ "$(uname -m)" = x86_64 ]; then
 		grep tpgen-offcpu "$T/folded.out"; fail "static offcputime: user frames not named"; }
 fi
 echo "ok: static offcputime names user and kernel frames"
+
+# libmicrohttpd's static archive needs GnuTLS's, which Debian does not ship whole:
+# the static build has no --metrics, and says so in --help and when asked for it
+"$bin" --help | grep -q -- '--metrics=\[ADDR:\]PORT.*Not in this build' ||
+	{ "$bin" --help; fail "static offcputime --help does not say it has no --metrics"; }
+! "$bin" --metrics 9 >/dev/null 2>"$T/metrics.err" || fail "static offcputime --metrics ran"
+grep -q 'not in this build' "$T/metrics.err" || { cat "$T/metrics.err"; fail "static offcputime --metrics: no reason"; }
+nm "$bin" | grep -q MHD_start_daemon && fail "static offcputime has libmicrohttpd in it"
+echo "ok: static offcputime has no --metrics, and says so"

@@ -134,7 +134,7 @@ enum part {
 	PART_AGG_OFFSETS, PART_AGG_COLUMNS, PART_LAYOUT, PART_SHOWS, PART_SHOW_KINDS, PART_SHOW_NAMES,
 	PART_PARAM_GLOBALS, PART_PARAM_FIELDS, PART_PARAM_DEFAULTS, PART_PARAM_OPTS, PART_PARAM_CASES,
 	PART_PARAM_ARGS, PART_PARAM_SET,
-	NR_PARTS
+	PART_METRICS, PART_METRIC_EVENTS, PART_METRICS_DOC, NR_PARTS
 };
 
 static const char *text(const struct strbuf *sb)
@@ -157,8 +157,10 @@ static void emit_parts(struct strbuf *part, const struct prog *p)
 	emit_probes_table(&part[PART_PROBES], &part[PART_WHAT], p);
 	emit_doc(&part[PART_DOC], p, p->tool);
 	emit_aggs_table(&part[PART_AGGS], &part[PART_AGGS_SETUP], p);
-	if (p->any_agg)
+	if (p->any_agg) {
 		emit_agg_fns(&part[PART_AGG_FNS], &part[PART_AGG_OFFSETS], &part[PART_AGG_COLUMNS]);
+		emit_metrics(&part[PART_METRICS], &part[PART_METRIC_EVENTS], &part[PART_METRICS_DOC], p);
+	}
 	if (p->any_ctx)
 		emit_layout(&part[PART_LAYOUT], p);
 	emit_shows(&part[PART_SHOWS], p);
@@ -197,13 +199,14 @@ static char *header_guard(const char *tool)
 	return guard;
 }
 
-/* The four files made from templates: Makefile, <tool>.bpf.c, <tool>.c and <tool>.h. */
+/* The files made from templates: Makefile, <tool>.bpf.c, <tool>.c, <tool>.h (and <tool>.service). */
 static int render_pair(const struct prog *p, const struct templates *tmpls, const struct strbuf *part,
 		       struct prog_file **files, int *nr_files)
 {
 	const char *tool = p->tool;
 	char *guard = header_guard(tool), *skel = xasprintf("%s_bpf", tool);
 	bool show_value, show_bytes, show_name;
+	char hash[17] = "";
 	int err;
 
 	shows_used(p, &show_value, &show_bytes, &show_name);
@@ -274,16 +277,28 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "PARAM_CASES", text(&part[PART_PARAM_CASES]) },
 		{ "PARAM_ARGS", text(&part[PART_PARAM_ARGS]) },
 		{ "PARAM_SET", text(&part[PART_PARAM_SET]) },
+		{ "METRICS_TABLES", text(&part[PART_METRICS]) },
+		{ "METRIC_EVENTS", text(&part[PART_METRIC_EVENTS]) },
+		{ "SPEC_HASH", hash },	/* the program's: set once it is rendered */
+		{ "METRICS_DOC", text(&part[PART_METRICS_DOC]) },
 	};
 		int nv = ARRAY_SIZE(vars);
 
 		err = render(tmpls, "Makefile", vars, nv, files, nr_files, xstrdup("Makefile"));
 		if (!err)
 			err = render(tmpls, "prog.bpf.c", vars, nv, files, nr_files, xasprintf("%s.bpf.c", tool));
-		if (!err)
+		if (!err) {
+			/* --metrics' build_info: what the spec made of the BPF program, however written */
+			const struct strbuf *bpf = &(*files)[*nr_files - 1].text;
+
+			snprintf(hash, sizeof(hash), "%016llx", fnv1a64(FNV1A64_INIT, bpf->buf, bpf->len));
 			err = render(tmpls, "loader.c", vars, nv, files, nr_files, xasprintf("%s.c", tool));
+		}
 		if (!err)
 			err = render(tmpls, "prog.h", vars, nv, files, nr_files, xasprintf("%s.h", tool));
+		/* an exporter (--metrics): its systemd unit */
+		if (!err && p->any_agg)
+			err = render(tmpls, "tool.service", vars, nv, files, nr_files, xasprintf("%s.service", tool));
 	}
 	free(guard);
 	free(skel);

@@ -53,6 +53,9 @@ void emit_param_usage(struct strbuf *sb, struct strbuf *positional, const struct
 /* A param parsed as a signed (or an unsigned) number. */
 bool params_any(const struct prog *p, bool is_signed);
 
+/* gen/emit/emit_metrics.c: --metrics' families of each aggregation, records' events, build_info's HELP */
+void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, const struct prog *p);
+
 /* gen/emit/emit_names.c: columns shown by name (gen/model/decode.h) */
 struct decode;
 void emit_shows(struct strbuf *sb, const struct prog *p);

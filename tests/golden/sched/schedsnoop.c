@@ -30,6 +30,8 @@ static struct env {
 	bool json;
 	bool verbose;
 	bool timestamp;
+	const char *metrics;	/* --metrics [ADDR:]PORT: serve the tables to Prometheus */
+	long metrics_max_series;
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
 } env;
@@ -47,6 +49,11 @@ const char argp_program_doc[] =
 	"    schedsnoop -p 181      # only process 181\n"
 	"    schedsnoop -c bash -j  # only tasks named bash, as JSON lines\n";
 
+enum {
+	OPT_METRICS = 0x100,
+	OPT_METRICS_MAX_SERIES,
+};
+
 static const struct argp_option opts[] = {
 	{ "duration", 'd', "SECONDS", 0, "Trace for SECONDS, then print the summary and exit", 0 },
 	{ "interval", 'i', "SECONDS", 0, "Print (and reset) counts and histograms every SECONDS", 0 },
@@ -55,6 +62,15 @@ static const struct argp_option opts[] = {
 	{ "json", 'j', NULL, 0, "JSON lines instead of text", 0 },
 	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug log", 0 },
+#ifndef TPGEN_NO_METRICS
+	{ "metrics", OPT_METRICS, "[ADDR:]PORT", 0, "Serve the tables as Prometheus metrics at "
+	  "http://ADDR:PORT/metrics (ADDR: 127.0.0.1) until SIGINT or SIGTERM", 0 },
+	{ "metrics-max-series", OPT_METRICS_MAX_SERIES, "N", 0, "At most N series per table (2000); "
+	  "the rest summed into one, other=\"true\"", 0 },
+#else
+	{ "metrics", OPT_METRICS, "[ADDR:]PORT", 0, "Not in this build (make STATIC=1 leaves "
+	  "libmicrohttpd out): build without STATIC=1", 0 },
+#endif
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -105,6 +121,20 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'T':
 		env.timestamp = true;
 		break;
+	case OPT_METRICS:
+#ifndef TPGEN_NO_METRICS
+		env.metrics = arg;
+#else
+		fprintf(stderr, "schedsnoop: --metrics is not in this build (make STATIC=1 leaves "
+			"libmicrohttpd out)\n");
+		argp_usage(state);
+#endif
+		break;
+#ifndef TPGEN_NO_METRICS
+	case OPT_METRICS_MAX_SERIES:
+		env.metrics_max_series = parse_long(arg, "--metrics-max-series", 2, 10000000, state);
+		break;
+#endif
 	case ARGP_KEY_ARG:
 		/* libbpf-tools' positional [interval] [count] */
 		if (env.nargs == 0)
@@ -627,15 +657,26 @@ static int read_global(const struct agg *a, bool reset, char **out)
 	return 1;
 }
 
-/* Read every row of an aggregation (key, then value), sorted; with 'reset', delete them. */
+static int metrics_delta(const struct agg *a, char *buf, int n);
+
+/*
+ * Read every row of an aggregation (key, then value), sorted; with 'reset',
+ * delete them; with --metrics (whose counters never reset), keep them and
+ * show what came since the last summary.
+ */
 static int read_rows(const struct agg *a, bool reset, char **out)
 {
 	size_t row = a->key_size + a->val_size;
 	char *buf = NULL, *prev = NULL;
+	bool delta = env.metrics;
 	int n = 0, cap = 0;
 
-	if (a->mem)
-		return read_global(a, reset, out);
+	if (delta)
+		reset = false;
+	if (a->mem) {
+		n = read_global(a, reset, out);
+		return n > 0 && delta ? metrics_delta(a, *out, n) : n;
+	}
 
 	for (;;) {
 		if (n == cap) {
@@ -663,6 +704,12 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	if (reset)
 		for (int i = 0; i < n; i++)
 			bpf_map_delete_elem(a->fd, buf + i * row);
+	if (delta)
+		n = metrics_delta(a, buf, n);
+	if (n < 0) {
+		free(buf);
+		return n;
+	}
 	sort_agg = a;
 	qsort(buf, n, row, cmp_rows);
 	*out = buf;
@@ -754,6 +801,823 @@ static void print_agg(const struct agg *a, bool reset)
 	free(buf);
 }
 
+/*
+ * --metrics [ADDR:]PORT: the aggregations as Prometheus metrics (text
+ * exposition 0.0.4), served by libmicrohttpd's one polling thread. A scrape
+ * reads the maps without deleting anything: counters are cumulative, and
+ * -i resets only what the terminal shows (metrics_delta()).
+ */
+
+/* records read, per event */
+static const struct {
+	int type;
+	const char *event;
+} metric_events[] = {
+	{ SCHEDSNOOP_SCHED_PROCESS_EXEC, "sched/sched_process_exec" },
+};
+static __u64 metric_records[sizeof(metric_events) / sizeof(metric_events[0])];
+
+static void metrics_count_record(int type)
+{
+	for (size_t i = 0; i < sizeof(metric_events) / sizeof(metric_events[0]); i++)
+		if (metric_events[i].type == type)
+			__atomic_add_fetch(&metric_records[i], 1, __ATOMIC_RELAXED);
+}
+
+/* the rows the terminal showed last, per table: -i shows what came since */
+static struct metric_base {
+	char *rows;	/* key, then value; sorted by key */
+	int n;
+} metric_bases[sizeof(aggs) / sizeof(aggs[0])];
+
+static unsigned int metric_key_size;
+
+static int cmp_key_bytes(const void *x, const void *y)
+{
+	return memcmp(x, y, metric_key_size);
+}
+
+/*
+ * -i with --metrics: the maps keep counting (a scrape reads them), so the
+ * terminal shows each row less what it showed last time: counts, sums and
+ * slots since, min and max as they are. Rows with nothing new are left out.
+ */
+static int metrics_delta(const struct agg *a, char *buf, int n)
+{
+	struct metric_base *b = &metric_bases[a - aggs];
+	size_t row = a->key_size + a->val_size;
+	char *copy = malloc(n ? n * row : 1);
+	int out = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, n * row);
+	metric_key_size = a->key_size;
+	qsort(copy, n, row, cmp_key_bytes);
+	for (int i = 0; i < n; i++) {
+		char *key = buf + i * row, *val = key + a->key_size;
+		const char *old = b->n ? bsearch(key, b->rows, b->n, row, cmp_key_bytes) : NULL;
+		bool any = !old;
+
+		if (old) {
+			old += a->key_size;
+			for (unsigned int off = 0; off + 8 <= a->val_size; off += 8) {
+				__u64 v = val_u64(val, off), o = val_u64(old, off);
+
+				if (a->fns & AGG_MIN && off == a->off_min)
+					continue;
+				if (a->fns & AGG_MAX && off == a->off_max)
+					continue;
+				v -= o;
+				memcpy(val + off, &v, 8);
+			}
+			any = (a->fns & AGG_COUNT) ? val_u64(val, a->off_count) != 0 :
+			      memcmp(val, old, a->val_size) != 0;
+			if (a->fns & (AGG_HIST | AGG_LHIST))
+				for (unsigned int s = 0; s < a->nslots && !any; s++)
+					any = val_u64(val, a->off_slots + s * 8) != 0;
+		}
+		if (any)
+			memmove(buf + out++ * row, key, row);
+	}
+	free(b->rows);
+	b->rows = copy;
+	b->n = n;
+	return out;
+}
+
+#ifndef TPGEN_NO_METRICS
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/utsname.h>
+#include <microhttpd.h>
+
+/* a family of a table: which function, as which type, under which name */
+struct metric_fam {
+	unsigned int fn;
+	const char *type;
+	const char *name;
+	const char *help;
+};
+
+struct metric_table {
+	const char *table;
+	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
+	double scale;			/* to base units: seconds, bytes */
+	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	const struct metric_fam *fams;
+	int nr_fams;
+};
+
+static const struct metric_table metric_tables[] = {
+	{
+		.table = "sched_switch_counts",
+		.labels = (const char *const[]){ "next_comm", },
+		.scale = 1,
+		.le_inclusive = true,
+		.fams = (const struct metric_fam[]){
+			{ AGG_COUNT, "counter", "schedsnoop_sched_switch_counts_total", "sched/sched_switch: count by next_comm: count per key" },
+		},
+		.nr_fams = 1,
+	},
+	{
+		.table = "runqlat_hist",
+		.scale = 1e-6,
+		.le_inclusive = false,
+		.fams = (const struct metric_fam[]){
+			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
+		},
+		.nr_fams = 1,
+	},
+};
+
+static struct {
+	struct sockaddr_storage addr;
+	int max_series;
+	struct MHD_Daemon *daemon;
+	const __u64 *lost_map_full;
+	const __u64 *lost_ringbuf;
+	char kernel[65];
+	/* per table, the label sets exported so far, sorted: a series once exported stays */
+	struct metric_kept {
+		char **labels;
+		int n;
+	} kept[sizeof(aggs) / sizeof(aggs[0])];
+} metrics = { .max_series = 2000 };
+
+/* [ADDR:]PORT, [ADDR6]:PORT; 127.0.0.1 unless told */
+static int metrics_parse_addr(const char *arg)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)&metrics.addr;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)&metrics.addr;
+	const char *colon = strrchr(arg, ':'), *port = colon ? colon + 1 : arg;
+	char host[64] = "127.0.0.1", *end;
+	long p;
+
+	if (colon) {
+		size_t len = colon - arg;
+
+		if (len && arg[0] == '[' && arg[len - 1] == ']') {
+			arg++;
+			len -= 2;
+		}
+		if (!len || len >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, arg, len);
+		host[len] = '\0';
+	}
+	errno = 0;
+	p = strtol(port, &end, 10);
+	if (errno || end == port || *end || p < 1 || p > 65535)
+		return -EINVAL;
+	memset(&metrics.addr, 0, sizeof(metrics.addr));
+	if (inet_pton(AF_INET, host, &in4->sin_addr) == 1) {
+		in4->sin_family = AF_INET;
+		in4->sin_port = htons(p);
+	} else if (inet_pton(AF_INET6, host, &in6->sin6_addr) == 1) {
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(p);
+	} else {
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the exposition, grown as it is written */
+struct mbuf {
+	char *p;
+	size_t len, cap;
+	bool failed;
+};
+
+static void mb_grow(struct mbuf *b, size_t more)
+{
+	char *np;
+	size_t cap;
+
+	if (b->failed || b->len + more < b->cap)
+		return;
+	for (cap = b->cap ? b->cap : 65536; cap <= b->len + more; cap *= 2)
+		;
+	np = realloc(b->p, cap);
+	if (!np) {
+		b->failed = true;
+		return;
+	}
+	b->p = np;
+	b->cap = cap;
+}
+
+static void __attribute__((format(printf, 2, 3))) mb_printf(struct mbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	mb_grow(b, n + 1);
+	if (b->failed)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	b->len += n;
+}
+
+/* the length of a valid UTF-8 sequence at s (of at most n bytes), 0 if it is not one */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
+	unsigned int cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4 || n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	cp = len == 2 ? (s[0] & 0x1f) << 6 | (s[1] & 0x3f) :
+	     len == 3 ? (s[0] & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f) :
+			(s[0] & 0x07) << 18 | (s[1] & 0x3f) << 12 | (s[2] & 0x3f) << 6 | (s[3] & 0x3f);
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return len;
+}
+
+/*
+ * A label value: '\', '"' and newline escaped as the format wants; other
+ * control bytes and bytes that are not UTF-8 as the text \xNN.
+ */
+static void mb_label_value(struct mbuf *b, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	mb_grow(b, 4 * n + 1);
+	for (size_t i = 0; i < n && !b->failed; i++) {
+		size_t len;
+
+		if (s[i] == '\\' || s[i] == '"') {
+			b->p[b->len++] = '\\';
+			b->p[b->len++] = s[i];
+		} else if (s[i] == '\n') {
+			b->p[b->len++] = '\\';
+			b->p[b->len++] = 'n';
+		} else if (s[i] >= 0x20 && s[i] < 0x7f) {
+			b->p[b->len++] = s[i];
+		} else if (s[i] >= 0x80 && (len = utf8_len(s + i, n - i))) {
+			memcpy(b->p + b->len, s + i, len);
+			b->len += len;
+			i += len - 1;
+		} else {
+			b->len += sprintf(b->p + b->len, "\\\\x%02x", s[i]);
+		}
+	}
+}
+
+/* a key column's value as the text users see: the name, the address, the string */
+static void mb_col(struct mbuf *b, const struct col *c, const char *key)
+{
+	char buf[256];
+
+	if (c->kind == COL_STR) {
+		mb_label_value(b, key + c->off, strnlen(key + c->off, c->size));
+		return;
+	}
+	if (c->kind == COL_BYTES) {
+		for (unsigned int i = 0; i < c->size; i++)
+			mb_printf(b, "%02x", (unsigned char)key[c->off + i]);
+		return;
+	}
+	if (c->kind == COL_PTR)
+		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)col_value(c, key));
+	else if (c->kind == COL_S)
+		snprintf(buf, sizeof(buf), "%lld", (long long)col_value(c, key));
+	else
+		snprintf(buf, sizeof(buf), "%llu", (unsigned long long)col_value(c, key));
+	mb_label_value(b, buf, strlen(buf));
+}
+
+/* one series: its labels (name="value",...) and its value, the map's, merged */
+struct mseries {
+	char *labels;
+	char *val;
+};
+
+static int cmp_series_labels(const void *x, const void *y)
+{
+	return strcmp(((const struct mseries *)x)->labels, ((const struct mseries *)y)->labels);
+}
+
+static const struct agg *weight_agg;
+
+/* what a series is worth when series are many: its count, else its first function */
+static double series_weight(const struct agg *a, const char *val)
+{
+	double w = 0;
+
+	if (a->fns & (AGG_HIST | AGG_LHIST)) {
+		for (unsigned int i = 0; i < a->nslots; i++)
+			w += val_u64(val, a->off_slots + i * 8);
+		return w;
+	}
+	return a->fns & AGG_COUNT ? val_u64(val, a->off_count) : fn_value(a, val, a->sort ? a->sort : a->fns & -a->fns);
+}
+
+static int cmp_series_weight(const void *x, const void *y)
+{
+	const struct mseries *s = x, *t = y;
+	double u = series_weight(weight_agg, s->val), v = series_weight(weight_agg, t->val);
+
+	if (u != v)
+		return u < v ? 1 : -1;
+	return strcmp(s->labels, t->labels);
+}
+
+/* two rows of one series: counts, sums and slots added, min and max kept */
+static void merge_val(const struct agg *a, char *dst, const char *src)
+{
+	for (unsigned int off = 0; off + 8 <= a->val_size; off += 8) {
+		__u64 d = val_u64(dst, off), s = val_u64(src, off);
+		bool sgn;
+
+		if (a->fns & AGG_MIN && off == a->off_min) {
+			sgn = a->is_signed & AGG_MIN;
+			if (sgn ? (__s64)s < (__s64)d : s < d)
+				d = s;
+		} else if (a->fns & AGG_MAX && off == a->off_max) {
+			sgn = a->is_signed & AGG_MAX;
+			if (sgn ? (__s64)s > (__s64)d : s > d)
+				d = s;
+		} else {
+			d += s;
+		}
+		memcpy(dst + off, &d, 8);
+	}
+}
+
+/*
+ * Every row of a hash map in BPF_MAP_LOOKUP_BATCH calls of 1024 rows: a few
+ * syscalls for 10,000 keys where a walk makes 20,000. An error (a kernel
+ * without batches, a bucket of more rows than a call takes): the walk instead.
+ */
+static int metrics_rows_batch(const struct agg *a, char **out)
+{
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	const __u32 chunk = 1024;
+	size_t row = a->key_size + a->val_size;
+	char *keys = malloc(chunk * a->key_size), *vals = malloc(chunk * a->val_size), *buf = NULL;
+	__u64 in = 0, next = 0;	/* the hash map's batch token: a bucket */
+	int n = 0, err = 0;
+
+	if (!keys || !vals) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (bool first = true;; first = false) {
+		__u32 got = chunk;
+		char *nbuf;
+
+		err = bpf_map_lookup_batch(a->fd, first ? NULL : &in, &next, keys, vals, &got, &opts);
+		if (err && err != -ENOENT)
+			goto out;
+		nbuf = realloc(buf, (n + got ? n + got : 1) * row);
+		if (!nbuf) {
+			err = -ENOMEM;
+			goto out;
+		}
+		buf = nbuf;
+		for (__u32 i = 0; i < got; i++, n++) {
+			memcpy(buf + n * row, keys + i * a->key_size, a->key_size);
+			memcpy(buf + n * row + a->key_size, vals + i * a->val_size, a->val_size);
+		}
+		if (err == -ENOENT)
+			break;	/* the last batch */
+		in = next;
+	}
+	err = 0;
+out:
+	free(keys);
+	free(vals);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	*out = buf;
+	return n;
+}
+
+/* every row by walking the keys, one lookup each */
+static int metrics_rows_walk(const struct agg *a, char **out)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf = NULL;
+	int n = 0, cap = 0;
+
+	for (;;) {
+		if (n == cap) {
+			char *nbuf = realloc(buf, (cap = cap ? cap * 2 : 256) * row);
+
+			if (!nbuf) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = nbuf;
+		}
+		if (bpf_map_get_next_key(a->fd, n ? buf + (n - 1) * row : NULL, buf + n * row))
+			break;
+		/* with --metrics nothing deletes a row: one that is gone ends the walk */
+		if (bpf_map_lookup_elem(a->fd, buf + n * row, buf + n * row + a->key_size))
+			break;
+		n++;
+	}
+	*out = buf;
+	return n;
+}
+
+/* every row of a table as it is now: nothing deleted, nothing reset */
+static int metrics_rows(const struct agg *a, char **out)
+{
+	size_t row = a->key_size + a->val_size;
+	char *buf = NULL, *nbuf;
+	int n;
+
+	if (a->mem) {
+		__u64 *mem = a->mem, v;
+
+		buf = calloc(1, row);
+		if (!buf)
+			return -ENOMEM;
+		for (size_t i = 0; i < a->val_size / sizeof(v); i++) {
+			v = __atomic_load_n(&mem[i], __ATOMIC_RELAXED);
+			memcpy(buf + a->key_size + i * sizeof(v), &v, sizeof(v));
+		}
+		*out = buf;
+		return 1;
+	}
+	n = metrics_rows_batch(a, &buf);
+	if (n < 0 && n != -ENOMEM)
+		n = metrics_rows_walk(a, &buf);
+	if (n < 0)
+		return n;
+	if (!n && !a->nr_keys) {
+		/* one row, not counted yet: zeros, so that the series is there from the start */
+		nbuf = realloc(buf, row);
+		if (!nbuf) {
+			free(buf);
+			return -ENOMEM;
+		}
+		buf = memset(nbuf, 0, row);
+		n = 1;
+	}
+	*out = buf;
+	return n;
+}
+
+static bool kept(const struct metric_kept *k, const char *labels)
+{
+	int lo = 0, hi = k->n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2, r = strcmp(labels, k->labels[mid]);
+
+		if (!r)
+			return true;
+		if (r < 0)
+			hi = mid - 1;
+		else
+			lo = mid + 1;
+	}
+	return false;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(char *const *)x, *(char *const *)y);
+}
+
+static void mb_le(struct mbuf *b, const struct metric_table *t, const char *labels, const char *name,
+		  long long hi, __u64 cum)
+{
+	if (t->le_inclusive)
+		mb_printf(b, "%s_bucket{%s%sle=\"%lld\"} %llu\n", name, labels, *labels ? "," : "", hi - 1,
+			  (unsigned long long)cum);
+	else
+		mb_printf(b, "%s_bucket{%s%sle=\"%.9g\"} %llu\n", name, labels, *labels ? "," : "", hi * t->scale,
+			  (unsigned long long)cum);
+}
+
+static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_table *t, const char *name,
+		    const char *labels, const char *val)
+{
+	unsigned int last = 0, i;
+	__u64 cum = 0, total = 0;
+
+	for (i = 0; i < a->nslots; i++)
+		if (val_u64(val, a->off_slots + i * 8))
+			last = i;
+	for (i = 0; i <= last && i < a->nslots - (a->fns & AGG_LHIST ? 1 : 0); i++) {
+		long long hi = a->fns & AGG_LHIST ? a->lmin + (long long)i * a->lstep :
+			       i >= 62 ? LLONG_MAX : 1LL << (i + 1);	/* where the slot ends */
+
+		cum += val_u64(val, a->off_slots + i * 8);
+		mb_le(b, t, labels, name, hi, cum);
+	}
+	for (i = 0; i < a->nslots; i++)
+		total += val_u64(val, a->off_slots + i * 8);
+	mb_printf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, *labels ? "," : "",
+		  (unsigned long long)total);
+	mb_printf(b, "%s_count%s%s%s %llu\n", name, *labels ? "{" : "", labels, *labels ? "}" : "",
+		  (unsigned long long)total);
+}
+
+static void mb_value(struct mbuf *b, const struct agg *a, const struct metric_table *t, unsigned int fn,
+		     const char *val)
+{
+	if (fn == AGG_COUNT) {
+		mb_printf(b, "%llu\n", (unsigned long long)val_u64(val, a->off_count));
+	} else if (fn == AGG_AVG || fn == AGG_STDDEV || t->scale != 1) {
+		mb_printf(b, "%.15g\n", fn_value(a, val, fn) * t->scale);
+	} else {
+		unsigned int off = fn == AGG_SUM ? a->off_sum : fn == AGG_MIN ? a->off_min : a->off_max;
+
+		if (a->is_signed & fn)
+			mb_printf(b, "%lld\n", (long long)val_u64(val, off));
+		else
+			mb_printf(b, "%llu\n", (unsigned long long)val_u64(val, off));
+	}
+}
+
+/* One table's families; the number of label sets folded into 'other', or -ENOMEM. */
+static long metrics_table(struct mbuf *b, const struct agg *a, const struct metric_table *t,
+			  struct metric_kept *k)
+{
+	size_t row = a->key_size + a->val_size;
+	struct mseries *s = NULL, *fresh;
+	int n, ns = 0, nfresh = 0, i, j;
+	long folded = 0;
+	char *buf, *other = NULL;
+
+	n = metrics_rows(a, &buf);
+	if (n < 0)
+		return n;
+	s = calloc(n ? n : 1, sizeof(*s));
+	if (!s)
+		goto nomem;
+	/* the label set of each row; rows of one label set (a stack's ids, a string's tail) merged */
+	for (i = 0; i < n; i++) {
+		struct mbuf lb = {};
+		const char *key = buf + i * row;
+
+		for (j = 0; j < a->nr_keys; j++) {
+			if (!t->labels[j])
+				continue;
+			mb_printf(&lb, "%s%s=\"", lb.len ? "," : "", t->labels[j]);
+			mb_col(&lb, &a->keys[j], key);
+			mb_printf(&lb, "\"");
+		}
+		mb_grow(&lb, 1);
+		if (lb.failed) {
+			free(lb.p);
+			goto nomem;
+		}
+		lb.p[lb.len] = '\0';
+		s[i].labels = lb.p;
+		s[i].val = buf + i * row + a->key_size;
+	}
+	qsort(s, n, sizeof(*s), cmp_series_labels);
+	for (i = 0; i < n; i++) {
+		if (ns && !strcmp(s[ns - 1].labels, s[i].labels)) {
+			merge_val(a, s[ns - 1].val, s[i].val);
+			free(s[i].labels);
+			continue;
+		}
+		s[ns++] = s[i];
+	}
+	n = ns;
+
+	/* at most max_series: those exported before, then the biggest; the rest in one 'other' */
+	fresh = calloc(n ? n : 1, sizeof(*fresh));
+	if (!fresh)
+		goto nomem;
+	for (i = 0; i < n; i++)
+		if (!kept(k, s[i].labels))
+			fresh[nfresh++] = s[i];
+	if (k->n + nfresh > metrics.max_series - 1 && nfresh) {
+		weight_agg = a;
+		qsort(fresh, nfresh, sizeof(*fresh), cmp_series_weight);
+	}
+	for (i = 0; i < nfresh && k->n < metrics.max_series - 1; i++) {
+		char **nl = realloc(k->labels, (k->n + 1) * sizeof(*nl));
+
+		if (!nl || !(nl[k->n] = strdup(fresh[i].labels))) {
+			free(fresh);
+			if (nl)
+				k->labels = nl;
+			goto nomem;
+		}
+		k->labels = nl;
+		k->n++;
+	}
+	if (i)
+		qsort(k->labels, k->n, sizeof(*k->labels), cmp_str);
+	free(fresh);
+	for (i = 0, ns = 0; i < n; i++) {
+		if (kept(k, s[i].labels)) {
+			s[ns++] = s[i];
+			continue;
+		}
+		if (!other) {
+			other = calloc(1, a->val_size);
+			if (!other)
+				goto nomem;
+			memcpy(other, s[i].val, a->val_size);
+		} else {
+			merge_val(a, other, s[i].val);
+		}
+		free(s[i].labels);
+		folded++;
+	}
+
+	for (int f = 0; f < t->nr_fams; f++) {
+		const struct metric_fam *fm = &t->fams[f];
+
+		mb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", fm->name, fm->help, fm->name, fm->type);
+		for (i = 0; i <= ns; i++) {
+			const char *labels = i < ns ? s[i].labels : "other=\"true\"";
+			const char *val = i < ns ? s[i].val : other;
+
+			if (!val)
+				break;
+			if (fm->fn & (AGG_HIST | AGG_LHIST)) {
+				mb_hist(b, a, t, fm->name, labels, val);
+				continue;
+			}
+			mb_printf(b, "%s%s%s%s ", fm->name, *labels ? "{" : "", labels, *labels ? "}" : "");
+			mb_value(b, a, t, fm->fn, val);
+		}
+	}
+	for (i = 0; i < ns; i++)
+		free(s[i].labels);
+	free(s);
+	free(other);
+	free(buf);
+	return b->failed ? -ENOMEM : folded;
+nomem:
+	for (i = 0; s && i < ns; i++)
+		free(s[i].labels);
+	free(s);
+	free(other);
+	free(buf);
+	return -ENOMEM;
+}
+
+/* the whole exposition; NULL when memory ran out */
+static char *metrics_text(size_t *len)
+{
+	struct mbuf b = {};
+	long folded[sizeof(aggs) / sizeof(aggs[0])];
+	size_t i;
+
+	mb_printf(&b, "# HELP schedsnoop_build_info " "schedsnoop: exec, switches and run-queue latency; the kernel it runs on, and the hash of the BPF program its spec made" "\n"
+		  "# TYPE schedsnoop_build_info gauge\n"
+		  "schedsnoop_build_info{kernel=\"");
+	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
+	mb_printf(&b, "\",spec_hash=\"3a4c48f66050bc10\",version=\"tpgen 0.1.0\"} 1\n");
+	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
+		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
+		if (folded[i] < 0) {
+			free(b.p);
+			return NULL;
+		}
+	}
+	mb_printf(&b, "# HELP schedsnoop_folded_series Label sets of a table past --metrics-max-series, "
+		  "summed into its series other=\"true\"\n# TYPE schedsnoop_folded_series gauge\n");
+	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
+		mb_printf(&b, "schedsnoop_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
+	mb_printf(&b, "# HELP schedsnoop_lost_total Updates lost: a map was full (map_full), "
+		  "or records the ring buffer had no room for (ringbuf_full)\n# TYPE schedsnoop_lost_total counter\n");
+	mb_printf(&b, "schedsnoop_lost_total{reason=\"map_full\"} %llu\n",
+		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
+	mb_printf(&b, "schedsnoop_lost_total{reason=\"ringbuf_full\"} %llu\n",
+		  (unsigned long long)__atomic_load_n(metrics.lost_ringbuf, __ATOMIC_RELAXED));
+	mb_printf(&b, "# HELP schedsnoop_events_total Records read, per event\n# TYPE schedsnoop_events_total counter\n");
+	for (i = 0; i < sizeof(metric_events) / sizeof(metric_events[0]); i++) {
+		__u64 v = 0;
+		size_t j;
+
+		for (j = 0; j < i && strcmp(metric_events[j].event, metric_events[i].event); j++)
+			;
+		if (j < i)
+			continue;	/* one series per event, however many entries print it */
+		for (j = i; j < sizeof(metric_events) / sizeof(metric_events[0]); j++)
+			if (!strcmp(metric_events[j].event, metric_events[i].event))
+				v += __atomic_load_n(&metric_records[j], __ATOMIC_RELAXED);
+		mb_printf(&b, "schedsnoop_events_total{event=\"%s\"} %llu\n", metric_events[i].event,
+			  (unsigned long long)v);
+	}
+	if (b.failed) {
+		free(b.p);
+		return NULL;
+	}
+	*len = b.len;
+	return b.p;
+}
+
+static enum MHD_Result metrics_reply(struct MHD_Connection *conn, unsigned int status, const char *type,
+				     char *body, size_t len, enum MHD_ResponseMemoryMode mode)
+{
+	struct MHD_Response *resp = MHD_create_response_from_buffer(len, body, mode);
+	enum MHD_Result ret;
+
+	if (!resp) {
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	ret = MHD_queue_response(conn, status, resp);
+	MHD_destroy_response(resp);
+	return ret;
+}
+
+/* GET /metrics, GET / (a link to it); 404 for anything else, 405 for other methods */
+static enum MHD_Result metrics_handler(void *cls, struct MHD_Connection *conn, const char *url,
+				       const char *method, const char *version, const char *upload_data,
+				       size_t *upload_data_size, void **req_cls)
+{
+	static char index[] = "<html><head><title>schedsnoop</title></head><body>"
+			      "<a href=\"/metrics\">Metrics</a></body></html>\n";
+	static char not_found[] = "Not found: this serves /metrics\n";
+	static char not_allowed[] = "Only GET and HEAD\n";
+	static char no_memory[] = "Out of memory\n";
+	char *text;
+	size_t len;
+
+	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
+		return metrics_reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
+				     strlen(not_allowed), MHD_RESPMEM_PERSISTENT);
+	if (*upload_data_size)
+		return MHD_NO;	/* a GET with a body */
+	if (!strcmp(url, "/"))
+		return metrics_reply(conn, MHD_HTTP_OK, "text/html; charset=utf-8", index, strlen(index),
+				     MHD_RESPMEM_PERSISTENT);
+	if (strcmp(url, "/metrics"))
+		return metrics_reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", not_found, strlen(not_found),
+				     MHD_RESPMEM_PERSISTENT);
+	text = metrics_text(&len);
+	if (!text)
+		return metrics_reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", no_memory,
+				     strlen(no_memory), MHD_RESPMEM_PERSISTENT);
+	return metrics_reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", text, len,
+			     MHD_RESPMEM_MUST_FREE);
+}
+
+/*
+ * One polling thread serves every connection: a client that sends nothing
+ * holds a slot until its timeout, not the others. A request's headers have
+ * 16 KB; a scrape is built while no other is.
+ */
+static int metrics_start(struct schedsnoop_bpf *skel)
+{
+	struct utsname u;
+
+	metrics.lost_map_full = &skel->bss->tpgen_lost;
+	metrics.lost_ringbuf = &skel->bss->ringbuf_drops;
+	if (!uname(&u))
+		snprintf(metrics.kernel, sizeof(metrics.kernel), "%s", u.release);
+	metrics.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
+					  (metrics.addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
+					  0, NULL, NULL, metrics_handler, NULL,
+					  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&metrics.addr,
+					  MHD_OPTION_CONNECTION_LIMIT, (unsigned int)8,
+					  MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)4,
+					  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)10,
+					  MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+					  MHD_OPTION_END);
+	if (!metrics.daemon) {
+		fprintf(stderr, "schedsnoop: cannot serve metrics on %s: %s\n", env.metrics,
+			errno ? strerror(errno) : "libmicrohttpd failed");
+		return -1;
+	}
+	fprintf(stderr, "Serving metrics on http://%s%s/metrics\n", strchr(env.metrics, ':') ? "" : "127.0.0.1:",
+		env.metrics);
+	return 0;
+}
+
+static void metrics_stop(void)
+{
+	if (metrics.daemon)
+		MHD_stop_daemon(metrics.daemon);
+	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
+		for (int j = 0; j < metrics.kept[i].n; j++)
+			free(metrics.kept[i].labels[j]);
+		free(metrics.kept[i].labels);
+		free(metric_bases[i].rows);
+	}
+}
+#endif /* TPGEN_NO_METRICS */
+
 static double now(void)
 {
 	struct timespec ts;
@@ -813,7 +1677,10 @@ static int handle_event(void *ctx, void *data, size_t data_sz)
 	/* records may come as fast as they are read (a tool tracing its own output): look at the clock */
 	if (deadline && !(++seen % 1024) && now() >= deadline)
 		return -EAGAIN;
-	if (output_closed || data_sz < sizeof(*hdr))
+	if (data_sz < sizeof(*hdr))
+		return 0;
+	metrics_count_record(hdr->type);
+	if (output_closed)
 		return 0;
 	switch (hdr->type) {
 	case SCHEDSNOOP_SCHED_PROCESS_EXEC: {
@@ -1062,6 +1929,14 @@ int main(int argc, char **argv)
 	if (err)
 		return err;
 	libbpf_set_print(libbpf_print_fn);
+#ifndef TPGEN_NO_METRICS
+	if (env.metrics && metrics_parse_addr(env.metrics)) {
+		fprintf(stderr, "schedsnoop: invalid --metrics '%s': [ADDR:]PORT or [ADDR6]:PORT\n", env.metrics);
+		return 1;
+	}
+	if (env.metrics_max_series)
+		metrics.max_series = env.metrics_max_series;
+#endif
 
 	if (check_environment())
 		return 1;
@@ -1086,6 +1961,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Failed to attach BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
+#ifndef TPGEN_NO_METRICS
+	if (env.metrics && metrics_start(skel)) {
+		err = -EADDRNOTAVAIL;
+		goto cleanup;
+	}
+#endif
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), handle_event, NULL, NULL);
 	if (!rb) {
 		err = -errno;
@@ -1159,6 +2040,9 @@ int main(int argc, char **argv)
 	}
 
 cleanup:
+#ifndef TPGEN_NO_METRICS
+	metrics_stop();		/* its thread reads the skeleton's maps */
+#endif
 	ring_buffer__free(rb);
 	schedsnoop_bpf__destroy(skel);
 	return err < 0 ? -err : 0;

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+/*
+ * The loader's --metrics tables: for each aggregation, the Prometheus
+ * families it is exported as (names, types, HELP), its key columns' label
+ * names and the factor to base units; the records' events.
+ * Every name is decided here, once, so that none collides with another.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/cstring.h"
+#include "model/decode.h"
+#include "emit/emit_prog.h"
+
+/* the names taken so far, to refuse a second family of one name */
+struct names {
+	char **v;
+	int nr;
+};
+
+static bool taken(const struct names *n, const char *s)
+{
+	for (int i = 0; i < n->nr; i++)
+		if (!strcmp(n->v[i], s))
+			return true;
+	return false;
+}
+
+static void take(struct names *n, const char *s)
+{
+	n->v = xrealloc(n->v, (n->nr + 1) * sizeof(*n->v));
+	n->v[n->nr++] = xstrdup(s);
+}
+
+static void names_free(struct names *n)
+{
+	for (int i = 0; i < n->nr; i++)
+		free(n->v[i]);
+	free(n->v);
+}
+
+/* a unit as the spec writes it: the base unit's suffix, and the factor to it */
+static const struct metric_unit {
+	const char *unit;
+	const char *suffix;
+	const char *scale;
+} units[] = {
+	{ "nsecs", "_seconds", "1e-9" }, { "ns", "_seconds", "1e-9" },
+	{ "usecs", "_seconds", "1e-6" }, { "us", "_seconds", "1e-6" },
+	{ "msecs", "_seconds", "1e-3" }, { "ms", "_seconds", "1e-3" },
+	{ "secs", "_seconds", "1" }, { "seconds", "_seconds", "1" },
+	{ "bytes", "_bytes", "1" }, { "kbytes", "_bytes", "1024" },
+	{ "mbytes", "_bytes", "1048576" },
+};
+
+static const struct metric_unit *unit_of(const char *unit)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
+		if (unit && !strcmp(unit, units[i].unit))
+			return &units[i];
+	return NULL;
+}
+
+/*
+ * A table's metric name: its map's, less the words of abbreviated units
+ * ("ns", "usecs": the unit is the name's suffix, in base units, as
+ * Prometheus' lint wants it) and an "in" they leave at the end.
+ */
+static char *table_base(const char *tool, const char *map)
+{
+	static const char *const abbrev[] = {
+		"s", "ms", "us", "ns", "sec", "secs", "msec", "msecs", "usec", "usecs", "nsec", "nsecs",
+		"b", "kb", "mb", "gb", "tb", "pb", "m", "h", "d",
+	};
+	struct strbuf sb;
+	char *words = xstrdup(map), *w, *save = NULL;
+	size_t in_at = 0;
+
+	sb_init(&sb);
+	sb_puts(&sb, tool);
+	for (w = strtok_r(words, "_", &save); w; w = strtok_r(NULL, "_", &save)) {
+		bool unit = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(abbrev) && !unit; i++)
+			unit = !strcmp(w, abbrev[i]);
+		if (unit) {
+			if (in_at)
+				sb.buf[sb.len = in_at] = '\0';
+			continue;
+		}
+		in_at = !strcmp(w, "in") ? sb.len : 0;
+		sb_printf(&sb, "_%s", w);
+	}
+	free(words);
+	if (!strcmp(sb.buf, tool))
+		sb_puts(&sb, "_table");
+	return sb_steal(&sb);
+}
+
+/* one family of a table: what it exports, of which type, under which name */
+struct fam {
+	unsigned int fn;	/* AGG_* bit */
+	const char *fn_name;
+	const char *type;
+	char *name;
+};
+
+/* The families of one table under 'base'; false when a name is taken. */
+static int table_fams(const struct pagg *a, const char *base, const struct metric_unit *u, struct fam *fams)
+{
+	const char *suffix = u ? u->suffix : "";
+	int n = 0;
+
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		unsigned int bit = 1u << f;
+		struct fam *fm = &fams[n];
+
+		if (!(a->fns & bit))
+			continue;
+		fm->fn = bit;
+		fm->fn_name = agg_fns[f].name;
+		if (bit == AGG_HIST || bit == AGG_LHIST) {
+			fm->type = "histogram";
+			fm->name = xasprintf("%s%s", base, suffix);
+		} else if (!agg_fns[f].heading) {
+			continue;	/* a member others need (sqsum) */
+		} else if (bit == AGG_COUNT) {
+			fm->type = "counter";
+			fm->name = xasprintf("%s_total", base);
+		} else if (bit == AGG_SUM && !(a->is_signed & AGG_SUM)) {
+			fm->type = "counter";
+			fm->name = xasprintf("%s_sum%s_total", base, suffix);
+		} else {
+			fm->type = "gauge";	/* a signed sum can go down */
+			fm->name = xasprintf("%s_%s%s", base, agg_fns[f].name, suffix);
+		}
+		n++;
+	}
+	return n;
+}
+
+/* every name a family shows in an exposition, or that Prometheus derives from it */
+static int fam_names(const struct fam *fm, char **out)
+{
+	int n = 0;
+
+	out[n++] = xstrdup(fm->name);
+	if (!strcmp(fm->type, "histogram")) {
+		out[n++] = xasprintf("%s_bucket", fm->name);
+		out[n++] = xasprintf("%s_count", fm->name);
+		out[n++] = xasprintf("%s_sum", fm->name);
+	} else if (!strcmp(fm->type, "counter")) {
+		/* "x_total": Prometheus' clients call the family "x" */
+		out[n++] = xstrndup(fm->name, strlen(fm->name) - strlen("_total"));
+	}
+	return n;
+}
+
+static void help_text(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			sb_puts(sb, "\\\\");
+		else if (*s == '\n')
+			sb_puts(sb, "\\n");
+		else
+			sb_putc(sb, *s);
+	}
+}
+
+/* A key column's label: the name users see (errno, syscall, signal), else the column's. */
+static char *label_name(const struct pitem *it)
+{
+	static const char *const fns[] = { "errno(", "syscall(", "signal(" };
+	const char *c = it->cname;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fns); i++)
+		if (!strncmp(it->label, fns[i], strlen(fns[i])))
+			return xstrndup(fns[i], strlen(fns[i]) - 1);
+	/* "__x" is Prometheus' own; "le" a histogram's bucket; "other" the series of the rest */
+	if (c[0] == '_' && c[1] == '_')
+		return xasprintf("k%s", c);
+	if (!strcmp(c, "le") || !strcmp(c, "other"))
+		return xasprintf("%s_", c);
+	return xstrdup(c);
+}
+
+static void emit_labels(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	struct names seen = {};
+
+	if (!a->keys.nr)
+		return;
+	sb_puts(sb, "\t\t.labels = (const char *const[]){ ");
+	for (int j = 0; j < a->keys.nr; j++) {
+		char *l;
+
+		if (pr->vals[a->keys.v[j].val].stack) {
+			sb_puts(sb, "NULL, ");	/* a stack: one id per stack, no label (cardinality) */
+			continue;
+		}
+		l = label_name(&a->keys.v[j]);
+		for (int k = 2; taken(&seen, l); k++) {
+			char *base = label_name(&a->keys.v[j]);
+
+			free(l);
+			l = xasprintf("%s_%d", base, k);
+			free(base);
+		}
+		take(&seen, l);
+		sb_printf(sb, "\"%s\", ", l);
+		free(l);
+	}
+	sb_puts(sb, "},\n");
+	names_free(&seen);
+}
+
+void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, const struct prog *p)
+{
+	struct names all = {};
+	struct strbuf help;
+	char *fixed[] = { "build_info", "lost_total", "lost", "events_total", "events", "folded_series" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
+		char *s = xasprintf("%s_%s", p->tool, fixed[i]);
+
+		take(&all, s);
+		free(s);
+	}
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		for (int k = 0; k < pr->nr_aggs; k++) {
+			const struct pagg *a = &pr->aggs[k];
+			const struct metric_unit *u = unit_of(a->unit);
+			struct fam fams[AGG_NR_FNS];
+			char *base = table_base(p->tool, a->map), *names[4], *plain = xstrdup(base);
+			int nf, m;
+
+			/* a table's names all free, or the table's name numbered */
+			for (int try = 2;; try++) {
+				bool clash = false;
+
+				nf = table_fams(a, base, u, fams);
+				for (int f = 0; f < nf && !clash; f++) {
+					m = fam_names(&fams[f], names);
+					for (int j = 0; j < m; j++) {
+						clash |= taken(&all, names[j]);
+						free(names[j]);
+					}
+				}
+				if (!clash)
+					break;
+				for (int f = 0; f < nf; f++)
+					free(fams[f].name);
+				free(base);
+				base = xasprintf("%s_%d", plain, try);
+			}
+			sb_puts(sb, "\t{\n\t\t.table = ");
+			c_string(sb, a->map);
+			sb_puts(sb, ",\n");
+			emit_labels(sb, pr, a);
+			sb_printf(sb, "\t\t.scale = %s,\n", u ? u->scale : "1");
+			/* integers as counted: a bucket's bound is its last value; else where it ends */
+			sb_printf(sb, "\t\t.le_inclusive = %s,\n",
+				  !u || (!strcmp(u->scale, "1") && strcmp(u->suffix, "_seconds")) ? "true" : "false");
+			sb_puts(sb, "\t\t.fams = (const struct metric_fam[]){\n");
+			for (int f = 0; f < nf; f++) {
+				struct strbuf help;
+
+				m = fam_names(&fams[f], names);
+				for (int j = 0; j < m; j++) {
+					take(&all, names[j]);
+					free(names[j]);
+				}
+				sb_init(&help);
+				help_text(&help, a->title);
+				sb_printf(&help, ": %s", fams[f].fn_name);
+				if (fams[f].fn == AGG_HIST || fams[f].fn == AGG_LHIST || fams[f].fn == AGG_COUNT)
+					sb_puts(&help, " per key");
+				else
+					sb_puts(&help, " of the value per key");
+				if (fams[f].fn == AGG_COUNT)
+					;
+				else if (u)
+					sb_printf(&help, ", in %s (from %s)", u->suffix + 1, u->unit);
+				else if (a->unit && *a->unit && fams[f].fn != AGG_COUNT)
+					sb_printf(&help, ", in %s", a->unit);
+				sb_puts(sb, "\t\t\t{ AGG_");
+				for (const char *c = fams[f].fn_name; *c; c++)
+					sb_putc(sb, *c - 'a' + 'A');
+				sb_printf(sb, ", \"%s\", \"%s\", ", fams[f].type, fams[f].name);
+				c_string(sb, help.buf);
+				sb_puts(sb, " },\n");
+				sb_clear(&help);
+				free(fams[f].name);
+			}
+			sb_printf(sb, "\t\t},\n\t\t.nr_fams = %d,\n\t},\n", nf);
+			free(base);
+			free(plain);
+		}
+	}
+	if (sb->len && sb->buf[sb->len - 1] == '\n')
+		sb->buf[--sb->len] = '\0';
+	names_free(&all);
+
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		if (pr->print.nr)
+			sb_printf(events, "%s{ %s, \"%s\" },", events->len ? "\n" : "", pr->type_enum, pr->event);
+	}
+	/* build_info's HELP, a C string */
+	sb_init(&help);
+	sb_printf(&help, "%s: ", p->tool);
+	help_text(&help, p->description ? p->description : "tracing");
+	sb_puts(&help, "; the kernel it runs on, and the hash of the BPF program its spec made");
+	c_string(doc, help.buf);
+	sb_clear(&help);
+}

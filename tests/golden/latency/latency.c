@@ -1073,26 +1073,6 @@ static void __attribute__((format(printf, 2, 3))) mb_printf(struct mbuf *b, cons
 	b->len += n;
 }
 
-/* the length of a valid UTF-8 sequence at s (of at most n bytes), 0 if it is not one */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : 2;
-	unsigned int cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4 || n < len)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	cp = len == 2 ? (s[0] & 0x1f) << 6 | (s[1] & 0x3f) :
-	     len == 3 ? (s[0] & 0x0f) << 12 | (s[1] & 0x3f) << 6 | (s[2] & 0x3f) :
-			(s[0] & 0x07) << 18 | (s[1] & 0x3f) << 12 | (s[2] & 0x3f) << 6 | (s[3] & 0x3f);
-	if ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return len;
-}
-
 /*
  * A label value: '\', '"' and newline escaped as the format wants; other
  * control bytes and bytes that are not UTF-8 as the text \xNN.

@@ -13,9 +13,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
-{{#if MAP_READS}}
 #include <bpf/bpf.h>
-{{/if}}
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "{{TOOL}}.h"
@@ -345,6 +343,26 @@ static const char *text_str(char *out, size_t size, const char *s, size_t n, con
 {{#if STACKS}}
 {{> loader_stacks.c}}
 {{/if}}
+/*
+ * Events the kernel did not give our programs: it runs one tracing program
+ * at a time per CPU, and skips (and counts) one that would run inside
+ * another, say ours on an interrupt that came while some BPF program ran.
+ */
+static unsigned long long nested_misses(const struct bpf_object *obj)
+{
+	unsigned long long misses = 0;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
 {{#if AGG}}
 {{> loader_agg.c}}
 {{> loader_metrics.c}}

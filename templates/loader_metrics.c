@@ -118,6 +118,7 @@ static struct {
 	int max_series;
 	struct MHD_Daemon *daemon;
 	const __u64 *lost_map_full;
+	const struct bpf_object *obj;	/* its programs' nested_misses() */
 {{#if RINGBUF}}
 	const __u64 *lost_ringbuf;
 {{/if}}
@@ -678,9 +679,11 @@ static char *metrics_text(size_t *len)
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		mb_printf(&b, "{{TOOL}}_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
 	mb_printf(&b, "# HELP {{TOOL}}_lost_total Updates lost: a map was full (map_full), "
-		  "or records the ring buffer had no room for (ringbuf_full)\n# TYPE {{TOOL}}_lost_total counter\n");
+		  "records the ring buffer had no room for (ringbuf_full), or events the kernel "
+		  "skipped inside another BPF program (nested)\n# TYPE {{TOOL}}_lost_total counter\n");
 	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"map_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
+	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"nested\"} %llu\n", nested_misses(metrics.obj));
 {{#if RINGBUF}}
 	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"ringbuf_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_ringbuf, __ATOMIC_RELAXED));
@@ -767,6 +770,7 @@ static int metrics_start(struct {{SKEL}} *skel)
 	struct utsname u;
 
 	metrics.lost_map_full = &skel->bss->tpgen_lost;
+	metrics.obj = skel->obj;
 {{#if RINGBUF}}
 	metrics.lost_ringbuf = &skel->bss->ringbuf_drops;
 {{/if}}

@@ -427,6 +427,11 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 			"\tfprintf(stderr, \"%%llu updates lost: a map was full (%%d keys)\\n\",\n"
 			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n", at_exit);
 	}
+	if (!first || p->any_agg || p->nr_sets)
+		sb_putc(sb, '\n');
+	sb_printf(sb, "if (%snested_misses(skel->obj))\n"
+		"\tfprintf(stderr, \"%%llu events missed: another BPF program was running on their CPU\\n\",\n"
+		"\t\tnested_misses(skel->obj));\n", at_exit);
 }
 
 /*

@@ -325,6 +325,26 @@ static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_ty
 		printf("|\n");
 	}
 }
+/*
+ * Events the kernel did not give our programs: it runs one tracing program
+ * at a time per CPU, and skips (and counts) one that would run inside
+ * another, say ours on an interrupt that came while some BPF program ran.
+ */
+static unsigned long long nested_misses(const struct bpf_object *obj)
+{
+	unsigned long long misses = 0;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
 
 enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
 
@@ -985,6 +1005,7 @@ static struct {
 	int max_series;
 	struct MHD_Daemon *daemon;
 	const __u64 *lost_map_full;
+	const struct bpf_object *obj;	/* its programs' nested_misses() */
 	char kernel[65];
 	/* per table, the label sets exported so far, sorted: a series once exported stays */
 	struct metric_kept {
@@ -1524,9 +1545,11 @@ static char *metrics_text(size_t *len)
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		mb_printf(&b, "latency_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
 	mb_printf(&b, "# HELP latency_lost_total Updates lost: a map was full (map_full), "
-		  "or records the ring buffer had no room for (ringbuf_full)\n# TYPE latency_lost_total counter\n");
+		  "records the ring buffer had no room for (ringbuf_full), or events the kernel "
+		  "skipped inside another BPF program (nested)\n# TYPE latency_lost_total counter\n");
 	mb_printf(&b, "latency_lost_total{reason=\"map_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
+	mb_printf(&b, "latency_lost_total{reason=\"nested\"} %llu\n", nested_misses(metrics.obj));
 	if (b.failed) {
 		free(b.p);
 		return NULL;
@@ -1594,6 +1617,7 @@ static int metrics_start(struct latency_bpf *skel)
 	struct utsname u;
 
 	metrics.lost_map_full = &skel->bss->tpgen_lost;
+	metrics.obj = skel->obj;
 	if (!uname(&u))
 		snprintf(metrics.kernel, sizeof(metrics.kernel), "%s", u.release);
 	metrics.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
@@ -1646,6 +1670,10 @@ static void print_summary(struct latency_bpf *skel, bool reset)
 	if (!reset && skel->bss->tpgen_lost)
 		fprintf(stderr, "%llu updates lost: a map was full (%d keys)\n",
 			(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);
+
+	if (!reset && nested_misses(skel->obj))
+		fprintf(stderr, "%llu events missed: another BPF program was running on their CPU\n",
+			nested_misses(skel->obj));
 }
 
 /* the record layout this build reads: offset, size and sign of each field, from the format files */

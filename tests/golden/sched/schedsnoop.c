@@ -325,6 +325,26 @@ static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_ty
 		printf("|\n");
 	}
 }
+/*
+ * Events the kernel did not give our programs: it runs one tracing program
+ * at a time per CPU, and skips (and counts) one that would run inside
+ * another, say ours on an interrupt that came while some BPF program ran.
+ */
+static unsigned long long nested_misses(const struct bpf_object *obj)
+{
+	unsigned long long misses = 0;
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
 
 enum col_kind { COL_U, COL_S, COL_STR, COL_PTR, COL_BYTES, COL_KSTACK, COL_USTACK };
 
@@ -936,6 +956,7 @@ static struct {
 	int max_series;
 	struct MHD_Daemon *daemon;
 	const __u64 *lost_map_full;
+	const struct bpf_object *obj;	/* its programs' nested_misses() */
 	const __u64 *lost_ringbuf;
 	char kernel[65];
 	/* per table, the label sets exported so far, sorted: a series once exported stays */
@@ -1476,9 +1497,11 @@ static char *metrics_text(size_t *len)
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		mb_printf(&b, "schedsnoop_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
 	mb_printf(&b, "# HELP schedsnoop_lost_total Updates lost: a map was full (map_full), "
-		  "or records the ring buffer had no room for (ringbuf_full)\n# TYPE schedsnoop_lost_total counter\n");
+		  "records the ring buffer had no room for (ringbuf_full), or events the kernel "
+		  "skipped inside another BPF program (nested)\n# TYPE schedsnoop_lost_total counter\n");
 	mb_printf(&b, "schedsnoop_lost_total{reason=\"map_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
+	mb_printf(&b, "schedsnoop_lost_total{reason=\"nested\"} %llu\n", nested_misses(metrics.obj));
 	mb_printf(&b, "schedsnoop_lost_total{reason=\"ringbuf_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_ringbuf, __ATOMIC_RELAXED));
 	mb_printf(&b, "# HELP schedsnoop_events_total Records read, per event\n# TYPE schedsnoop_events_total counter\n");
@@ -1563,6 +1586,7 @@ static int metrics_start(struct schedsnoop_bpf *skel)
 	struct utsname u;
 
 	metrics.lost_map_full = &skel->bss->tpgen_lost;
+	metrics.obj = skel->obj;
 	metrics.lost_ringbuf = &skel->bss->ringbuf_drops;
 	if (!uname(&u))
 		snprintf(metrics.kernel, sizeof(metrics.kernel), "%s", u.release);
@@ -1700,6 +1724,10 @@ static void print_summary(struct schedsnoop_bpf *skel, bool reset)
 	if (!reset && skel->bss->tpgen_lost)
 		fprintf(stderr, "%llu updates lost: a map was full (%d keys)\n",
 			(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);
+
+	if (!reset && nested_misses(skel->obj))
+		fprintf(stderr, "%llu events missed: another BPF program was running on their CPU\n",
+			nested_misses(skel->obj));
 }
 
 /* the record layout this build reads: offset, size and sign of each field, from the format files */

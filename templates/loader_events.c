@@ -36,7 +36,7 @@ static void print_header(void)
 	{{HEADER}}
 }
 
-static int handle_event(void *ctx, void *data, size_t data_sz)
+static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 

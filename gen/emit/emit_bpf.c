@@ -451,7 +451,13 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 		sb_printf(sb, "\nSEC(\"tp/%s/%s\")\n", pr->ev->sys, pr->ev->name);
 	else
 		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
-	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
+	bool reads_ctx = false;
+
+	for (int i = first; i < p->nr_probes; i++)
+		reads_ctx |= !strcmp(p->probes[i].handler, pr->handler) && probe_reads_ctx(&p->probes[i]);
+	/* a record nothing reads: unused, and -Wextra -Werror builds must not fail on it */
+	sb_printf(sb, "int %s(%s *ctx%s)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)),
+		  reads_ctx ? "" : " __attribute__((unused))");
 	/* the event's time: one clock for every entry and every use, read by the first that needs it */
 	for (int i = first; i < p->nr_probes; i++)
 		if (!strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time) {

@@ -279,7 +279,6 @@ int prog_resolve(struct prog *p)
 			;
 		if (j < i) {
 			pr->handler = xstrdup(p->probes[j].handler);
-			p->probes[j].uses_ctx |= pr->uses_ctx;
 			continue;
 		}
 		char *base = xasprintf("handle_%s%s", pr->attach == ATTACH_TRACEPOINT ? pr->ev->name : pr->raw->name,
@@ -294,9 +293,6 @@ int prog_resolve(struct prog *p)
 		return err;
 	for (i = 0; i < p->nr_probes; i++)
 		if (p->probes[i].first_of_program) {
-			for (j = i + 1; j < p->nr_probes; j++)
-				if (same_program(&p->probes[i], &p->probes[j]))
-					p->probes[i].uses_ctx |= p->probes[j].uses_ctx;
 			err = check_maps(p, i);
 			if (err)
 				return err;

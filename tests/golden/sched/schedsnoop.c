@@ -161,7 +161,7 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 static volatile sig_atomic_t exiting;
 static bool output_closed;
 
-static void sig_handler(int sig)
+static void sig_handler(int sig __attribute__((unused)))
 {
 	exiting = 1;
 }
@@ -1670,7 +1670,7 @@ static void print_header(void)
 	printf("%-8s %7s %7s %s\n", "TIME", "PID", "OLD_PID", "FILENAME");
 }
 
-static int handle_event(void *ctx, void *data, size_t data_sz)
+static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 

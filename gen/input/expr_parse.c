@@ -510,7 +510,13 @@ int expr_parse(const struct spec *s, const struct spec_str *src, struct expr **o
 		err = perr(&p, 0, "empty expression");
 	if (!err)
 		err = parse_cond(&p, out);
-	if (!err && p.tok != T_END) {
+	if (!err && p.tok == T_COLON && (*out)->op == EX_REF && !strpbrk((*out)->text, ".-")) {
+		/* print: ['name: fn(x)'] is one YAML string, not a label and a value */
+		err = perr(&p, p.tok_off, "'%s: ...' in quotes is one value, not a label and its value: "
+			   "quote the value alone (%s: '...')", (*out)->text, (*out)->text);
+		expr_free(*out);
+		*out = NULL;
+	} else if (!err && p.tok != T_END) {
 		err = perr(&p, p.tok_off, p.tok == T_RPAREN ? "unbalanced ')'" :
 			   "expected an operator or the end");
 		expr_free(*out);

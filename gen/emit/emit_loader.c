@@ -66,12 +66,12 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
 		else if (dc && dc->kind != DECODE_NTOHS)
-			sb_printf(fmt, "%s%%-%ds", sep, show_width(dc, items->v[j].cname));
+			sb_printf(fmt, "%s%%-%ds", sep, show_width(dc, items->v[j].name));
 		else
 			sb_printf(fmt, "%s%%%s%ds", sep, v->kind == PV_STR ? "-" : "",
-				  col_width(v, items->v[j].cname));
+				  col_width(v, items->v[j].name));
 		sb_puts(args, ", \"");
-		upper_into(args, items->v[j].cname);
+		upper_into(args, items->v[j].name);
 		sb_puts(args, "\"");
 	}
 }
@@ -85,16 +85,16 @@ static void emit_json_members(struct strbuf *sb, const struct prog *p, const str
 
 	for (int i = 0; i < items->nr; i++) {
 		const struct pvalue *v = &vals[items->v[i].val];
-		const char *cname = items->v[i].cname;
+		const char *cname = items->v[i].cname, *name = items->v[i].name;
 
 		if (items->v[i].dec) {
 			emit_show_json(sb, &items->v[i], v, obj, indent);
 		} else if (v->stack) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, name);
 			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
 				  v->stack == STACK_USER ? "true" : "false");
 		} else if (v->kind == PV_STR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, name);
 			if (v->argv)
 				sb_printf(sb, "%sprint_json_str(tpgen_argv_str(%s%s, sizeof(%s%s)));\n", indent, obj,
 					  cname, obj, cname);
@@ -102,13 +102,13 @@ static void emit_json_members(struct strbuf *sb, const struct prog *p, const str
 				sb_printf(sb, "%sprint_json_str(%s%s);\n", indent, obj, cname);
 			if (pvalue_may_be_late(p, pr, v))	/* read at the exit: maybe not what the call used */
 				sb_printf(sb, "%sif (%stpgen_late_%s)\n%s\tprintf(\",\\\"%s_late\\\":true\");\n",
-					  indent, obj, cname, indent, cname);
+					  indent, obj, cname, indent, name);
 		} else if (v->kind == PV_PTR) {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, cname);
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\"\"", indent, name);
 			printf_arg(sb, v, obj, cname);
 			sb_puts(sb, ");\n");
 		} else {
-			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, cname, printf_conv(v));
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s\"", indent, name, printf_conv(v));
 			printf_arg(sb, v, obj, cname);
 			sb_puts(sb, ");\n");
 		}
@@ -203,27 +203,27 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 			;	/* stacks go under the line */
 		for (j = 0; j < n; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
-			const char *conv = printf_conv(v), *cname = pr->print.v[j].cname;
+			const char *conv = printf_conv(v), *name = pr->print.v[j].name;
 			const struct decode *dc = pr->print.v[j].dec;
 			bool last = j == n - 1;
 
 			if (v->stack)
 				continue;
 			if (dc && nprint > 1)
-				sb_printf(cases, " %s=%%s", cname);
+				sb_printf(cases, " %s=%%s", name);
 			else if (dc && last)
 				sb_puts(cases, " %s");
 			else if (dc)
 				sb_printf(cases, dc->kind == DECODE_NTOHS ? " %%%ds" : " %%-%ds",
-					  dc->kind == DECODE_NTOHS ? col_width(v, cname) : show_width(dc, cname));
+					  dc->kind == DECODE_NTOHS ? col_width(v, name) : show_width(dc, name));
 			else if (nprint > 1)
-				sb_printf(cases, " %s=%s%%%s", cname, v->kind == PV_PTR ? "0x" : "", conv);
+				sb_printf(cases, " %s=%s%%%s", name, v->kind == PV_PTR ? "0x" : "", conv);
 			else if (last)
 				sb_printf(cases, " %s%%%s", v->kind == PV_PTR ? "0x" : "", conv);
 			else
 				sb_printf(cases, " %s%%%s%d%s", v->kind == PV_PTR ? "0x" : "",
 					  v->kind == PV_STR ? "-" : "",
-					  col_width(v, cname) - (v->kind == PV_PTR ? 2 : 0), conv);
+					  col_width(v, name) - (v->kind == PV_PTR ? 2 : 0), conv);
 			if (!dc && pvalue_may_be_late(p, pr, v))
 				sb_puts(cases, "%s");	/* "?": read at the exit */
 		}
@@ -366,14 +366,14 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 					const struct pvalue *v = &pr->vals[a->keys.v[j].val];
 
 					sb_puts(sb, "\t\t\t{ \"");
-					upper_into(sb, a->keys.v[j].cname);
+					upper_into(sb, a->keys.v[j].name);
 					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s",
-						  a->keys.v[j].cname, key, a->keys.v[j].cname, key, a->keys.v[j].cname,
+						  a->keys.v[j].name, key, a->keys.v[j].cname, key, a->keys.v[j].cname,
 						  col_kind(v));
 					if (a->keys.v[j].dec)
 						sb_printf(sb, ", &%s, %d", a->keys.v[j].dec->ident,
 							  a->keys.v[j].dec->kind == DECODE_NTOHS ? 0 :
-							  show_width(a->keys.v[j].dec, a->keys.v[j].cname));
+							  show_width(a->keys.v[j].dec, a->keys.v[j].name));
 					else if (p->any_names)
 						sb_puts(sb, ", NULL, 0");
 					sb_puts(sb, " },\n");

@@ -182,13 +182,13 @@ void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pval
 	const char *cast = v->size == 8 ? (v->is_signed ? "(long long)" : "(unsigned long long)") : "";
 
 	if (show_is_bytes(it->dec)) {
-		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n%sprint_json_str(n_%s);\n", indent, it->cname, indent,
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n%sprint_json_str(n_%s);\n", indent, it->name, indent,
 			  it->cname);
 	} else if (it->dec->kind == DECODE_NTOHS) {
-		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%s\", n_%s);\n", indent, it->cname, it->cname);
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%s\", n_%s);\n", indent, it->name, it->cname);
 	} else {
-		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s,\\\"%s_name\\\":\", %s%s%s);\n", indent, it->cname, conv,
-			  it->cname, cast, obj, it->cname);
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s,\\\"%s_name\\\":\", %s%s%s);\n", indent, it->name, conv,
+			  it->name, cast, obj, it->cname);
 		sb_printf(sb, "%sprint_json_name(n_%s, named_%s);\n", indent, it->cname, it->cname);
 	}
 }

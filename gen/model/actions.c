@@ -216,6 +216,8 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 			j = -1;
 		}
 		free(cname);
+		/* a label is shown as written ('major'), whatever its C member became ('major_') */
+		it->name = xstrdup(l->v[i].label.s ? l->v[i].label.s : it->cname);
 	}
 	return 0;
 }
@@ -225,6 +227,7 @@ void pitems_clear(struct pitems *l)
 	for (int i = 0; i < l->nr; i++) {
 		free(l->v[i].label);
 		free(l->v[i].cname);
+		free(l->v[i].name);
 	}
 	free(l->v);
 }

@@ -104,6 +104,7 @@ struct pvalue {
 struct pitem {
 	char *label;		/* the column: the label, or the value as written */
 	char *cname;		/* the C member */
+	char *name;		/* heading and JSON key: the label as written, else cname */
 	int val;		/* index into the probe's vals */
 	const struct decode *dec;	/* how it is shown (gen/model/decode.h), NULL: as a number */
 };

@@ -31,6 +31,10 @@ static void emit_stores(struct strbuf *sb, const struct pprobe *pr, const struct
 			sb_printf(sb, "%s__builtin_memcpy(%s, buf_%s, sizeof(%s));\n", indent, dst, v->cname, dst);
 		} else if (v->kind == PV_STR) {
 			emit_read_str(sb, pr, v, dst, indent);
+		} else if (v->kind == PV_BYTES && v->src == PV_RAW) {
+			/* a member's __u8 u6_addr8[16]: its bytes, with CO-RE */
+			sb_printf(sb, "%sBPF_CORE_READ%s_INTO(&%s, %s, %s);\n", indent, v->user_mem ? "_USER" : "", dst,
+				  v->arg_local, v->path);
 		} else if (v->kind == PV_BYTES) {
 			/* __u8 saddr[4] of the record: the verifier refuses loads through a moved ctx pointer */
 			sb_printf(sb, "%sbpf_probe_read_kernel(%s, sizeof(%s), ctx->%s);\n", indent, dst, dst,

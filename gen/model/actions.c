@@ -173,8 +173,10 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 				src = &inner;
 		}
 		r->bytes_ok = shown;
+		r->want_bytes = fn == DECODE_IPV4 || fn == DECODE_IPV6;
 		err = item_value(r, src, str_ok, &val);
 		r->bytes_ok = false;
+		r->want_bytes = false;
 		if (!err && shown)
 			err = decode_resolve(r, src, fn, enum_name, name_off, val,
 					     r->pr->vals[val].src != PV_EXPR, &dec);

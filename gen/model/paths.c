@@ -247,6 +247,9 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 			   "(integers, enums, pointers and char strings only)", v->name);
 		goto fail;
 	}
+	/* in6_addr's __u8 u6_addr8[16] under ipv6(): 16 bytes, read as they are, not up to a NUL */
+	if (ti.kind == PV_STR && !ti.str_ptr && r->want_bytes)
+		ti.kind = PV_BYTES;
 	pvalue_set_raw(v, &ti);
 	v->path = sb_steal(&path);
 	sb_clear(&path);

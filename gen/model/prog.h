@@ -358,6 +358,7 @@ struct resolver {
 	const struct spec_str *src;	/* the scalar naming the value */
 	const char *what;		/* "filter", "print", ... */
 	bool bytes_ok;			/* a byte array may be named: a print item or a key */
+	bool want_bytes;		/* ipv4()/ipv6(): a member's u8[N] is bytes, not a string */
 };
 
 /* The value 'name' of the probe (added once), its index, -ENOENT, or -EINVAL (reported). */

@@ -57,6 +57,9 @@ static struct env {
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
 {{/if}}
+{{#if RINGBUF}}
+	unsigned long ringbuf_size;	/* bytes; 0: the BPF object's */
+{{/if}}
 } env;
 {{#if PARAMS}}
 {{> loader_params.c}}
@@ -107,6 +110,10 @@ static const struct argp_option opts[] = {
 	  "libmicrohttpd out): build without STATIC=1", 0 },
 #endif
 {{/if}}
+{{#if RINGBUF}}
+	{ "ringbuf-size", 'b', "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
+	  "rounded up to a power of two)", 0 },
+{{/if}}
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
 };
@@ -125,6 +132,27 @@ static long parse_long(const char *arg, const char *what, long min, long max, st
 	return v;
 }
 
+{{#if RINGBUF}}
+/* -b SIZE: bytes, or KiB, MiB with a K or M suffix; 4K to 1G */
+static unsigned long parse_size(const char *arg, struct argp_state *state)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		v <<= 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		v <<= 20, end++;
+	if (errno || end == arg || *end || *arg == '-' || v < 4096 || v > 1ULL << 30) {
+		fprintf(stderr, "{{TOOL}}: invalid ring buffer size: '%s' (4K to 1024M)\n", arg);
+		argp_usage(state);
+	}
+	return v;
+}
+
+{{/if}}
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	switch (key) {
@@ -186,6 +214,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.metrics_max_series = parse_long(arg, "--metrics-max-series", 2, 10000000, state);
 		break;
 #endif
+{{/if}}
+{{#if RINGBUF}}
+	case 'b':
+		env.ringbuf_size = parse_size(arg, state);
+		break;
 {{/if}}
 {{#if KEY_ARG}}
 	case ARGP_KEY_ARG:
@@ -566,6 +599,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Failed to open BPF skeleton\n");
 		return 1;
 	}
+{{#if RINGBUF}}
+	if (env.ringbuf_size) {
+		/* a power of two of pages, as the kernel wants it */
+		unsigned long sz = sysconf(_SC_PAGESIZE);
+
+		while (sz < env.ringbuf_size)
+			sz <<= 1;
+		err = bpf_map__set_max_entries(skel->maps.events, sz);
+		if (err) {
+			fprintf(stderr, "Failed to set the ring buffer's size: %s\n", strerror(-err));
+			goto cleanup;
+		}
+	}
+{{/if}}
 	skel->rodata->targ_tgid = env.pid;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, TASK_COMM_LEN);
 	{{PARAM_SET}}

@@ -499,7 +499,7 @@ static void print_agg(const struct agg *a, bool reset)
 			memcpy(slots, val + a->off_slots, sizeof(slots));
 {{#if HIST}}
 			if (a->fns & AGG_HIST)
-				print_log2_hist(slots, a->nslots, a->unit);
+				print_log2_hist(slots, a->nslots, a->unit, a->is_signed & AGG_HIST);
 {{/if}}
 {{#if LHIST}}
 			if (a->fns & AGG_LHIST)

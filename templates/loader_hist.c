@@ -20,27 +20,38 @@ static unsigned long long slot_high(int i)
 	return i >= 63 ? ~0ULL : (1ULL << (i + 1)) - 1;
 }
 
-/* libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero slot */
-static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type)
+/*
+ * libbpf-tools' print_log2_hist(): silent when empty, up to the last non-zero
+ * slot. A signed value's negatives are all in the last slot (as a __u64 they
+ * are 2^63 and more, which no positive reaches): a row '< 0' first, as
+ * bpftrace's '(..., 0)'; in JSON the bucket {"low":null,"high":-1}.
+ */
+static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_type, bool is_signed)
 {
 	int stars_max = 40, idx_max = -1;
-	unsigned long long val_max = 0;
+	unsigned long long val_max = 0, neg = 0;
 	int i, width;
 
+	if (is_signed)
+		neg = vals[--vals_size];
 	for (i = 0; i < vals_size; i++) {
 		if (vals[i] > 0)
 			idx_max = i;
 		if (vals[i] > val_max)
 			val_max = vals[i];
 	}
-	if (idx_max < 0)
+	if (neg > val_max)
+		val_max = neg;
+	if (idx_max < 0 && !neg)
 		return;
 	if (env.json) {
 		printf(",\"unit\":");
 		print_json_str(val_type);
 		printf(",\"buckets\":[");
+		if (neg)
+			printf("{\"low\":null,\"high\":-1,\"count\":%llu}", neg);
 		for (i = 0; i <= idx_max; i++)
-			printf("%s{\"low\":%llu,\"high\":%llu,\"count\":%llu}", i ? "," : "",
+			printf("%s{\"low\":%llu,\"high\":%llu,\"count\":%llu}", i || neg ? "," : "",
 			       i ? 1ULL << i : 0, slot_high(i), (unsigned long long)vals[i]);
 		printf("]}\n");
 		return;
@@ -52,6 +63,11 @@ static void print_log2_hist(const __u64 *vals, int vals_size, const char *val_ty
 	else
 		stars_max = 20;
 	width = idx_max <= 32 ? 10 : 20;
+	if (neg) {
+		printf("%*s    %-*s : %-8llu |", width, "< 0", width, "", neg);
+		print_stars(neg, val_max, stars_max);
+		printf("|\n");
+	}
 	for (i = 0; i <= idx_max; i++) {
 		unsigned long long low = i ? 1ULL << i : 0, high = slot_high(i);
 

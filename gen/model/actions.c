@@ -579,6 +579,9 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 		if (agg_fns[f].type == AGG_M_VALUE && pr->vals[a->val[f]].is_signed)
 			a->is_signed |= 1u << f;
 	}
+	/* a signed value's negatives are all in the last log2 slot: the loader shows it as '< 0' */
+	if ((a->fns & AGG_HIST) && pr->vals[a->val[AGG_HIST_BIT]].is_signed)
+		a->is_signed |= AGG_HIST;
 	if (sa->legacy)
 		a->json = a->fns & AGG_HIST ? "hist" : "counts";
 	else

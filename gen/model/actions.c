@@ -321,11 +321,23 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 			member_of(&set->keys[i], &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
 		set->members = xcalloc(sv->values.nr, sizeof(*set->members));
 		set->nr_members = sv->values.nr;
-		for (i = 0; i < sv->values.nr; i++)
-			member_of(&set->members[i], &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
+		for (i = 0; i < sv->values.nr; i++) {
+			const struct pvalue *v = &pr->vals[sv->values.v[i].val];
+
+			member_of(&set->members[i], v, sv->values.v[i].cname);
+			if (v->src == PV_CTX && v->kind == PV_INT) {
+				set->members[i].field = v->field;	/* its print fmt shows it */
+				set->members[i].field_ev = pr->ev;
+			}
+		}
 	}
 	sv->set = s;
 	set = &p->sets[s];
+	/* saved from another field here: no one print fmt shows it */
+	for (i = 0; i < sv->values.nr && i < set->nr_members; i++)
+		if (pr->vals[sv->values.v[i].val].src != PV_CTX ||
+		    pr->vals[sv->values.v[i].val].field != set->members[i].field)
+			set->members[i].field = NULL;
 	/* every save of one name keeps the same values under the same key */
 	if (sv->key.nr != set->nr_keys) {
 		spec_error(p->spec, &ss->loc, 0, "'%s' is saved with %d key value%s here and %d at line %d",

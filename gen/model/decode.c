@@ -394,9 +394,9 @@ static const char *int_ctype(const struct pvalue *v)
 }
 
 /* A field the print fmt decodes with a table, or shows as an address. */
-static const struct decode *from_printfmt(struct prog *p, const struct pprobe *pr, const struct pvalue *v)
+static const struct decode *from_printfmt(struct prog *p, const struct tp_event *ev, const struct pvalue *v)
 {
-	const struct printfmt *pf = event_printfmt(p, pr->ev);
+	const struct printfmt *pf = event_printfmt(p, ev);
 	const struct pf_table *t = printfmt_table(pf, v->field->name);
 	const struct pf_addr *a = printfmt_addr(pf, v->field->name);
 	const char *plain;
@@ -421,18 +421,18 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 		if (c.other)
 			return NULL;
 	}
-	key = xasprintf("pf:%s/%s:%s", pr->ev->sys, pr->ev->name, v->field->name);
+	key = xasprintf("pf:%s/%s:%s", ev->sys, ev->name, v->field->name);
 	if (find(state(p), key)) {
 		const struct decode *old = find(state(p), key);
 
 		free(key);
 		return old;
 	}
-	base = xasprintf("show_%s_%s", pr->ev->name, v->field->name);
+	base = xasprintf("show_%s_%s", ev->name, v->field->name);
 	dc = add(p, key, t->kind == PF_FLAGS ? DECODE_FLAGS : DECODE_SYMBOLIC, base);
 	free(base);
 	free(key);
-	dc->source = xasprintf("print fmt of %s/%s", pr->ev->sys, pr->ev->name);
+	dc->source = xasprintf("print fmt of %s/%s", ev->sys, ev->name);
 	dc->sep = xstrdup(t->sep ? t->sep : "");
 	dc->zero_name = t->zero_name ? xstrdup(t->zero_name) : NULL;
 	for (int i = 0; i < t->nr_entries; i++)
@@ -454,6 +454,21 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 	return dc;
 }
 
+/*
+ * A joined value that every save of its name took from one field of one
+ * event: shown as that event's print fmt shows the field (SPIN|WRITE).
+ */
+static const struct decode *saved_printfmt(struct resolver *r, const struct pvalue *v)
+{
+	const struct psaved *set = &r->p->sets[r->pr->joins[v->join].set];
+
+	for (int i = 0; i < set->nr_members; i++)
+		if (!strcmp(set->members[i].cname, v->member))
+			return set->members[i].field ?
+			       from_printfmt(r->p, set->members[i].field_ev, &set->members[i]) : NULL;
+	return NULL;
+}
+
 /* ---- a column ------------------------------------------------------------ */
 
 int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const char *enum_name,
@@ -466,7 +481,9 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 	*out = NULL;
 	if (fn < 0) {
 		if (plain && v->src == PV_CTX && (v->kind == PV_INT || v->kind == PV_BYTES))
-			*out = from_printfmt(r->p, r->pr, v);
+			*out = from_printfmt(r->p, r->pr->ev, v);
+		else if (plain && v->src == PV_SAVED && v->kind == PV_INT)
+			*out = saved_printfmt(r, v);
 		return 0;
 	}
 	switch (fn) {

@@ -78,7 +78,8 @@ struct pvalue {
 	enum pvalue_src src;
 	unsigned int size;	/* PV_INT, PV_BYTES: bytes; PV_STR: the array's size, 0 when dynamic */
 	bool is_signed;
-	const struct tp_field *field;	/* PV_CTX, PV_USTR */
+	const struct tp_field *field;	/* PV_CTX, PV_USTR; a saved member: the one field it is */
+	const struct tp_event *field_ev;	/* a saved member: the event of 'field' */
 	char *arg;		/* PV_RAW: the argument, "prev" */
 	char *path;		/* PV_RAW: members after it, "pid" or "mm, owner", or NULL */
 	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */

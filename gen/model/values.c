@@ -20,6 +20,7 @@
 
 int unknown_field(struct resolver *r, const char *name, size_t off)
 {
+	const struct tp_event *ev;
 	const char **cands = NULL;
 	const char *hint;
 	struct strbuf list;
@@ -42,7 +43,17 @@ int unknown_field(struct resolver *r, const char *name, size_t off)
 		}
 	}
 	hint = str_suggest(name, cands, n);
-	if (hint)
+	ev = r->pr->attach == ATTACH_TRACEPOINT ? NULL : tp_events_find(r->p->evs, r->pr->sp->sys, r->pr->sp->name);
+	for (i = 0; ev && i < ev->nr_fields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			break;
+	if (ev && i < ev->nr_fields)
+		/* a format field the kernel computes in TP_fast_assign: say where it comes from */
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is a field of %s/%s's format, which %s does not "
+			   "read: write what the kernel fills it from, through the arguments of raw tracepoint "
+			   "%s (%s), or use attach: tracepoint", name, ev->sys, ev->name,
+			   r->pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", r->pr->raw->name, list.buf);
+	else if (hint)
 		spec_error(r->p->spec, &r->src->loc, off, "unknown field '%s' in %s (did you mean '%s'?)",
 			   name, r->what, hint);
 	else if (r->pr->attach != ATTACH_TRACEPOINT)
@@ -115,6 +126,60 @@ static const struct raw_arg *find_arg(const struct raw_tp *tp, const char *name)
 	return NULL;
 }
 
+/*
+ * Format fields the kernel computes in TP_fast_assign from an argument no
+ * field is named after: the member path that reads the same value. A row
+ * applies when its path's argument (and first member) exist on the target.
+ */
+static const struct {
+	const char *tp, *field, *path;
+} fmt_paths[] = {
+	{ "softirq_entry", "vec", "vec_nr" },
+	{ "softirq_exit", "vec", "vec_nr" },
+	{ "softirq_raise", "vec", "vec_nr" },
+	{ "workqueue_execute_start", "function", "work->func" },
+	{ "kmem_cache_alloc", "bytes_req", "s->object_size" },
+	{ "kmem_cache_alloc", "bytes_alloc", "s->size" },
+	{ "kmem_cache_alloc", "name", "s->name" },
+	{ "netif_receive_skb", "name", "skb->dev->name" },
+	{ "netif_receive_skb", "skbaddr", "skb" },
+	{ "netif_rx", "name", "skb->dev->name" },
+	{ "netif_rx", "skbaddr", "skb" },
+	{ "net_dev_queue", "name", "skb->dev->name" },
+	{ "net_dev_queue", "skbaddr", "skb" },
+	/* syscall_get_nr(): the number the registers keep */
+	{ "sys_exit", "id", "regs->orig_ax" },		/* x86 */
+	{ "sys_exit", "id", "regs->syscallno" },	/* arm64 */
+};
+
+static const char *fmt_path(const struct resolver *r, const char *name)
+{
+	const struct raw_tp *tp = r->pr->raw;
+	const struct btf *btf = tp->btf ?: r->p->btf;
+
+	for (size_t i = 0; i < ARRAY_SIZE(fmt_paths); i++) {
+		const char *arrow = strstr(fmt_paths[i].path, "->");
+		size_t len = arrow ? (size_t)(arrow - fmt_paths[i].path) : strlen(fmt_paths[i].path);
+		struct tinfo ti;
+		__u32 id;
+
+		if (strcmp(fmt_paths[i].tp, tp->name) || strcmp(fmt_paths[i].field, name))
+			continue;
+		for (int j = 0; j < tp->nr_args; j++) {
+			const char *a = tp->args[j].name;
+
+			if (strlen(a) != len || strncmp(a, fmt_paths[i].path, len))
+				continue;
+			if (!arrow)
+				return fmt_paths[i].path;
+			if (!classify(btf, tp->args[j].type_id, &ti) && ti.kind == PV_PTR && ti.struct_id &&
+			    !find_member(btf, ti.struct_id, strndupa(arrow + 2, strcspn(arrow + 2, "-.")), &id))
+				return fmt_paths[i].path;
+		}
+	}
+	return NULL;
+}
+
 static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
 	const struct raw_tp *tp = r->pr->raw;
@@ -179,8 +244,12 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 			   "write '%s->%s' or another argument", name, tp->name, found->name, name);
 		return -EINVAL;
 	}
-	if (!found)
-		return -ENOENT;
+	if (!found) {
+		const char *fp = fmt_path(r, name);
+
+		/* softirq_entry's vec is vec_nr; the path's own names are the raw tracepoint's */
+		return fp && strcmp(fp, name) ? resolve_raw(r, v, fp, off) : -ENOENT;
+	}
 	{
 		char *members = xasprintf("->%s", rest);
 		int err = raw_value(r, v, found, NULL, members, off);

@@ -476,7 +476,12 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 		sb_printf(sb, "\t%s(%s%s%s);\n", q->func, probe_reads_ctx(q) ? "ctx" : "",
 			  probe_reads_ctx(q) && q->uses_time ? ", " : "", q->uses_time ? "&tpgen_now" : "");
 	}
-	sb_puts(sb, "\treturn 0;\n}\n");
+	/*
+	 * tp/: 0 would drop the event for every perf session on this tracepoint
+	 * (perf_trace_run_bpf_submit()); 1 passes it on, and costs nothing when
+	 * none listens. raw_tp and tp_btf ignore what is returned.
+	 */
+	sb_puts(sb, pr->attach == ATTACH_TRACEPOINT ? "\treturn 1;\n}\n" : "\treturn 0;\n}\n");
 }
 
 void emit_handlers(struct strbuf *sb, const struct prog *p)

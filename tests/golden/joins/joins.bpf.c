@@ -266,7 +266,7 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 
 	sched_wakeup(ctx, &tpgen_now);
 	sched_wakeup_2(ctx);
-	return 0;
+	return 1;
 }
 
 SEC("tp/sched/sched_switch")
@@ -278,5 +278,5 @@ int handle_sched_switch(struct sched_switch_ctx *ctx)
 	sched_switch_2(ctx, &tpgen_now);
 	sched_switch_3(ctx, &tpgen_now);
 	sched_switch_4(ctx);
-	return 0;
+	return 1;
 }

@@ -269,7 +269,7 @@ int handle_sched_switch(struct sched_switch_ctx *ctx)
 	sched_switch_to(ctx, &tpgen_now);
 	woken_to(ctx, &tpgen_now);
 	sched_wakeup_to(ctx, &tpgen_now);
-	return 0;
+	return 1;
 }
 
 SEC("tp/sched/sched_wakeup")
@@ -281,5 +281,5 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 	sched_switch_from(ctx, &tpgen_now);
 	woken_from(ctx, &tpgen_now);
 	sched_wakeup_from(ctx, &tpgen_now);
-	return 0;
+	return 1;
 }

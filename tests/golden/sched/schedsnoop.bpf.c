@@ -147,7 +147,7 @@ SEC("tp/sched/sched_process_exec")
 int handle_sched_process_exec(struct sched_process_exec_ctx *ctx)
 {
 	sched_process_exec(ctx);
-	return 0;
+	return 1;
 }
 
 SEC("tp/sched/sched_switch")
@@ -157,7 +157,7 @@ int handle_sched_switch(struct sched_switch_ctx *ctx)
 
 	sched_switch(ctx);
 	runqlat_to(ctx, &tpgen_now);
-	return 0;
+	return 1;
 }
 
 SEC("tp/sched/sched_wakeup")
@@ -166,5 +166,5 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 	__u64 tpgen_now = 0;
 
 	runqlat_from(ctx, &tpgen_now);
-	return 0;
+	return 1;
 }

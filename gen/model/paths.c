@@ -75,10 +75,13 @@ int classify(const struct btf *btf, __u32 id, struct tinfo *ti)
 }
 
 /* A member of a struct or union, looking into anonymous members as C does. */
-int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
+/* find_member(), and the member's offset in bits from the start of the struct */
+static int member_at(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id,
+		     unsigned long long *bits)
 {
 	const struct btf_type *t = btf__type_by_id(btf, struct_id), *mt;
 	const struct btf_member *m;
+	unsigned long long inner;
 	int i;
 
 	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
@@ -90,6 +93,7 @@ int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 
 		if (mname && *mname) {
 			if (!strcmp(mname, name)) {
 				*type_id = m->type;
+				*bits = btf_member_bit_offset(t, i);
 				/* a bit-field has no address: BPF_CORE_READ() cannot take it */
 				return btf_member_bitfield_size(t, i) ? -EOPNOTSUPP : 0;
 			}
@@ -97,10 +101,19 @@ int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 
 		}
 		mt = btf__type_by_id(btf, skip_mods(btf, m->type));
 		if (mt && (btf_is_struct(mt) || btf_is_union(mt)) &&
-		    !find_member(btf, skip_mods(btf, m->type), name, type_id))
+		    !member_at(btf, skip_mods(btf, m->type), name, type_id, &inner)) {
+			*bits = btf_member_bit_offset(t, i) + inner;
 			return 0;
+		}
 	}
 	return -ENOENT;
+}
+
+int find_member(const struct btf *btf, __u32 struct_id, const char *name, __u32 *type_id)
+{
+	unsigned long long bits;
+
+	return member_at(btf, struct_id, name, type_id, &bits);
 }
 
 void pvalue_set_raw(struct pvalue *v, const struct tinfo *ti)
@@ -152,6 +165,7 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 	__u32 id = base, sid = 0;
 	const char *s = members, *prev = base_name;
 	char name[128], prev_name[128];
+	unsigned long long bits, first_off = 0;	/* bytes into what the first '->' points to */
 	int err, hops = 0;
 
 	sb_init(&path);
@@ -193,6 +207,8 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 				goto fail;
 			}
 			id = arr->type;
+			if (hops == 1)
+				first_off += idx * (unsigned long long)btf__resolve_size(btf, id);
 			sb_printf(&path, "[%llu]", idx);
 			continue;
 		}
@@ -226,7 +242,9 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 			}
 			sb_putc(&path, '.');
 		}
-		err = find_member(btf, sid, name, &id);
+		err = member_at(btf, sid, name, &id, &bits);
+		if (!err && hops == 1)
+			first_off += bits / 8;
 		if (err) {
 			t = btf__type_by_id(btf, sid);
 			if (err == -EOPNOTSUPP)
@@ -251,6 +269,12 @@ int path_value(struct resolver *r, struct pvalue *v, const char *base_name, __u3
 	if (ti.kind == PV_STR && !ti.str_ptr && r->want_bytes)
 		ti.kind = PV_BYTES;
 	pvalue_set_raw(v, &ti);
+	/*
+	 * A plain load (tp_btf) reaches one pointer's member within the 16-bit
+	 * offset of a load; past a second pointer, which may be NULL (skb->sk),
+	 * or 32 KiB into the struct, the value is read with BPF_CORE_READ().
+	 */
+	v->near = hops == 1 && first_off <= 32767;
 	v->path = sb_steal(&path);
 	sb_clear(&path);
 	return 0;

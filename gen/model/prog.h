@@ -86,6 +86,7 @@ struct pvalue {
 	char *arg_local;	/* PV_RAW with a path: the local holding it, "prev" */
 	bool str_ptr;		/* PV_RAW strings: through a char pointer, not in an array */
 	bool btf_direct;	/* PV_RAW with a path in tp_btf: read directly (BTF pointers) */
+	bool near;		/* PV_RAW with a path: one '->', within a load's reach (32 KiB) */
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
 	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */

@@ -107,8 +107,8 @@ static int raw_value(struct resolver *r, struct pvalue *v, const struct raw_arg 
 		const struct btf_type *st = btf__type_by_id(btf, ti.struct_id);
 
 		v->arg_type = xasprintf("%s %s *", btf_struct_kw(st), btf__name_by_offset(btf, st->name_off));
-		/* tp_btf pointers are BTF-typed: members are read directly, faults handled */
-		v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
+		/* tp_btf pointers are BTF-typed: their members are read directly, faults handled */
+		v->btf_direct = r->pr->attach == ATTACH_TP_BTF && v->near;
 	}
 	/* CO-RE reads start from a local: args->x would be relocated against the args struct */
 	v->arg_local = path_local(a->name, cast);

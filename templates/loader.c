@@ -56,6 +56,9 @@ static struct env {
 {{#if INTERVAL}}
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
+	bool rate;		/* -r: counts and sums per second */
+	double period;		/* the seconds the summary being printed covers */
+	char when[16];		/* -T: its time, HH:MM:SS */
 {{/if}}
 {{#if RINGBUF}}
 	unsigned long ringbuf_size;	/* bytes; 0: the BPF object's */
@@ -93,7 +96,8 @@ static const struct argp_option opts[] = {
 	{{PARAM_OPTS}}
 	{ "json", 'j', NULL, 0, "JSON lines instead of text", 0 },
 {{#if INTERVAL}}
-	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary (in JSON: each row's \"time\")", 0 },
+	{ "rate", 'r', NULL, 0, "Counts and sums per second of the interval (of the whole run without -i)", 0 },
 {{/if}}
 	{ "verbose", 'v', NULL, 0, "libbpf's debug log", 0 },
 {{#if STACKS}}
@@ -192,6 +196,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {{#if INTERVAL}}
 	case 'T':
 		env.timestamp = true;
+		break;
+	case 'r':
+		env.rate = true;
 		break;
 {{/if}}
 {{#if STACKS}}
@@ -568,7 +575,7 @@ int main(int argc, char **argv)
 {{/if}}
 	struct {{SKEL}} *skel;
 {{#if INTERVAL}}
-	double start, next_print;
+	double start, next_print, last_print;
 	bool counted_out = false;
 {{/if}}
 {{#if !INTERVAL}}
@@ -677,6 +684,7 @@ int main(int argc, char **argv)
 	start = now();
 {{#if INTERVAL}}
 	next_print = start + env.interval;
+	last_print = start;
 {{/if}}
 {{#if !INTERVAL}}
 {{#if RINGBUF}}
@@ -724,13 +732,15 @@ int main(int argc, char **argv)
 			break;
 {{#if INTERVAL}}
 		if (env.interval && now() >= next_print) {
-			if (env.timestamp && !env.json) {
-				char ts[16];
+			if (env.timestamp) {
 				time_t t = time(NULL);
 
-				strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
-				printf("\n%-8s\n", ts);
+				strftime(env.when, sizeof(env.when), "%H:%M:%S", localtime(&t));
+				if (!env.json)
+					printf("\n%-8s\n", env.when);
 			}
+			env.period = now() - last_print;
+			last_print = now();
 			print_summary(skel, true);
 			next_print += env.interval;
 			if (env.times && !--env.times) {
@@ -753,8 +763,10 @@ int main(int argc, char **argv)
 		ring_buffer__consume(rb);
 {{/if}}
 {{#if INTERVAL}}
-		if (!counted_out)
+		if (!counted_out) {
+			env.period = now() - last_print;
 			print_summary(skel, false);
+		}
 {{/if}}
 {{#if !INTERVAL}}
 		print_summary(skel);

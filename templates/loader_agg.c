@@ -424,6 +424,12 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 }
 {{/if}}
 
+/* -r: a count or a sum shown per second of the period the summary covers */
+static bool per_second(unsigned int fn)
+{
+	return env.rate && env.period > 0 && (fn == AGG_COUNT || fn == AGG_SUM);
+}
+
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -451,9 +457,12 @@ static void print_agg(const struct agg *a, bool reset)
 
 		printf("\n%s\n", a->title);
 		for (size_t f = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
+			char h[16];
+
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
-			printf("%s%10s", sep, agg_cols[f].heading);
+			snprintf(h, sizeof(h), "%s%s", agg_cols[f].heading, per_second(agg_cols[f].fn) ? "/s" : "");
+			printf("%s%10s", sep, h);
 			sep = " ";
 		}
 		for (k = 0; k < a->nr_keys; k++) {
@@ -478,6 +487,8 @@ static void print_agg(const struct agg *a, bool reset)
 		if (env.json) {
 			printf("{\"%s\":", a->json);
 			print_json_str(a->json_name);
+			if (env.when[0])
+				printf(",\"time\":\"%s\"", env.when);
 			for (k = 0; k < a->nr_keys; k++) {
 				printf(",\"%s\":", a->keys[k].json);
 				print_col(&a->keys[k], key, true);
@@ -512,10 +523,13 @@ static void print_agg(const struct agg *a, bool reset)
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
 			if (env.json)
-				printf(",\"%s\":", agg_cols[f].json);
+				printf(",\"%s%s\":", agg_cols[f].json, per_second(agg_cols[f].fn) ? "_per_s" : "");
 			else if (cols++)
 				printf(" ");
-			print_fn(a, val, agg_cols[f].fn);
+			if (per_second(agg_cols[f].fn))
+				printf(env.json ? "%.2f" : "%10.1f", fn_value(a, val, agg_cols[f].fn) / env.period);
+			else
+				print_fn(a, val, agg_cols[f].fn);
 		}
 		if (env.json) {
 			printf("}\n");

@@ -34,6 +34,9 @@ static struct env {
 	long metrics_max_series;
 	long times;		/* intervals to print, then exit (0: until Ctrl-C) */
 	int nargs;
+	bool rate;		/* -r: counts and sums per second */
+	double period;		/* the seconds the summary being printed covers */
+	char when[16];		/* -T: its time, HH:MM:SS */
 	unsigned long ringbuf_size;	/* bytes; 0: the BPF object's */
 } env;
 
@@ -61,7 +64,8 @@ static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "Only events of this process (thread group id)", 0 },
 	{ "comm", 'c', "COMM", 0, "Only events of tasks with this command name", 0 },
 	{ "json", 'j', NULL, 0, "JSON lines instead of text", 0 },
-	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary", 0 },
+	{ "timestamp", 'T', NULL, 0, "Print the time before each interval's summary (in JSON: each row's \"time\")", 0 },
+	{ "rate", 'r', NULL, 0, "Counts and sums per second of the interval (of the whole run without -i)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug log", 0 },
 #ifndef TPGEN_NO_METRICS
 	{ "metrics", OPT_METRICS, "[ADDR:]PORT", 0, "Serve the tables as Prometheus metrics at "
@@ -142,6 +146,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case 'T':
 		env.timestamp = true;
+		break;
+	case 'r':
+		env.rate = true;
 		break;
 	case OPT_METRICS:
 #ifndef TPGEN_NO_METRICS
@@ -669,6 +676,12 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 }
 
 
+/* -r: a count or a sum shown per second of the period the summary covers */
+static bool per_second(unsigned int fn)
+{
+	return env.rate && env.period > 0 && (fn == AGG_COUNT || fn == AGG_SUM);
+}
+
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -686,9 +699,12 @@ static void print_agg(const struct agg *a, bool reset)
 
 		printf("\n%s\n", a->title);
 		for (size_t f = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
+			char h[16];
+
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
-			printf("%s%10s", sep, agg_cols[f].heading);
+			snprintf(h, sizeof(h), "%s%s", agg_cols[f].heading, per_second(agg_cols[f].fn) ? "/s" : "");
+			printf("%s%10s", sep, h);
 			sep = " ";
 		}
 		for (k = 0; k < a->nr_keys; k++) {
@@ -707,6 +723,8 @@ static void print_agg(const struct agg *a, bool reset)
 		if (env.json) {
 			printf("{\"%s\":", a->json);
 			print_json_str(a->json_name);
+			if (env.when[0])
+				printf(",\"time\":\"%s\"", env.when);
 			for (k = 0; k < a->nr_keys; k++) {
 				printf(",\"%s\":", a->keys[k].json);
 				print_col(&a->keys[k], key, true);
@@ -725,10 +743,13 @@ static void print_agg(const struct agg *a, bool reset)
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
 			if (env.json)
-				printf(",\"%s\":", agg_cols[f].json);
+				printf(",\"%s%s\":", agg_cols[f].json, per_second(agg_cols[f].fn) ? "_per_s" : "");
 			else if (cols++)
 				printf(" ");
-			print_fn(a, val, agg_cols[f].fn);
+			if (per_second(agg_cols[f].fn))
+				printf(env.json ? "%.2f" : "%10.1f", fn_value(a, val, agg_cols[f].fn) / env.period);
+			else
+				print_fn(a, val, agg_cols[f].fn);
 		}
 		if (env.json) {
 			printf("}\n");
@@ -1397,7 +1418,7 @@ static char *metrics_text(size_t *len)
 		  "# TYPE joins_build_info gauge\n"
 		  "joins_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
-	mb_printf(&b, "\",spec_hash=\"929dda19f0701a3d\",version=\"tpgen 0.1.0\"} 1\n");
+	mb_printf(&b, "\",spec_hash=\"3095433d143e8d84\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {
@@ -1843,7 +1864,7 @@ int main(int argc, char **argv)
 	};
 	struct ring_buffer *rb = NULL;
 	struct joins_bpf *skel;
-	double start, next_print;
+	double start, next_print, last_print;
 	bool counted_out = false;
 	int err;
 
@@ -1918,6 +1939,7 @@ int main(int argc, char **argv)
 	print_header();
 	start = now();
 	next_print = start + env.interval;
+	last_print = start;
 	while (!exiting) {
 		deadline = env.duration ? start + env.duration : 0;
 		if (env.interval && (!deadline || next_print < deadline))
@@ -1943,13 +1965,15 @@ int main(int argc, char **argv)
 		if (!flush_output())
 			break;
 		if (env.interval && now() >= next_print) {
-			if (env.timestamp && !env.json) {
-				char ts[16];
+			if (env.timestamp) {
 				time_t t = time(NULL);
 
-				strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
-				printf("\n%-8s\n", ts);
+				strftime(env.when, sizeof(env.when), "%H:%M:%S", localtime(&t));
+				if (!env.json)
+					printf("\n%-8s\n", env.when);
 			}
+			env.period = now() - last_print;
+			last_print = now();
 			print_summary(skel, true);
 			next_print += env.interval;
 			if (env.times && !--env.times) {
@@ -1968,8 +1992,10 @@ int main(int argc, char **argv)
 	if (!output_closed) {
 		/* what is still in the ring buffer was not dropped: print it */
 		ring_buffer__consume(rb);
-		if (!counted_out)
+		if (!counted_out) {
+			env.period = now() - last_print;
 			print_summary(skel, false);
+		}
 		flush_output();
 	}
 

@@ -36,12 +36,13 @@ static void print_header(void)
 	{{HEADER}}
 }
 
-static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
+static int handle_event(void *ctx, void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 
 	static unsigned int seen;
 
+	(void)ctx;	/* ring_buffer__new() was given none */
 	if (exiting)
 		return -EINTR;	/* Ctrl-C: stop reading, even with records waiting */
 	/* records may come as fast as they are read (a tool tracing its own output): look at the clock */

@@ -449,25 +449,25 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 {
 	const struct pprobe *pr = &p->probes[first];
+	bool reads_ctx = false;
 	char ct[160];
 
 	if (pr->attach == ATTACH_TRACEPOINT)
 		sb_printf(sb, "\nSEC(\"tp/%s/%s\")\n", pr->ev->sys, pr->ev->name);
 	else
 		sb_printf(sb, "\nSEC(\"%s/%s\")\n", pr->attach == ATTACH_RAW_TP ? "raw_tp" : "tp_btf", pr->raw->name);
-	bool reads_ctx = false;
-
 	for (int i = first; i < p->nr_probes; i++)
 		reads_ctx |= !strcmp(p->probes[i].handler, pr->handler) && probe_reads_ctx(&p->probes[i]);
-	/* a record nothing reads: unused, and -Wextra -Werror builds must not fail on it */
-	sb_printf(sb, "int %s(%s *ctx%s)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)),
-		  reads_ctx ? "" : " __attribute__((unused))");
+	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
 	/* the event's time: one clock for every entry and every use, read by the first that needs it */
 	for (int i = first; i < p->nr_probes; i++)
 		if (!strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time) {
 			sb_puts(sb, "\t__u64 tpgen_now = 0;\n\n");
 			break;
 		}
+	/* a record nothing reads: -Wextra -Werror builds must not fail on it */
+	if (!reads_ctx)
+		sb_puts(sb, "\t(void)ctx;\n");
 	for (int i = first; i < p->nr_probes; i++) {
 		const struct pprobe *q = &p->probes[i];
 

@@ -193,8 +193,9 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 static volatile sig_atomic_t exiting;
 static bool output_closed;
 
-static void sig_handler(int sig __attribute__((unused)))
+static void sig_handler(int sig)
 {
+	(void)sig;
 	exiting = 1;
 }
 
@@ -1604,12 +1605,13 @@ static void print_header(void)
 	printf("%-8s %8s %-16s %s\n", "TIME", "NEXT_PID", "NEXT_COMM", "PRIO");
 }
 
-static int handle_event(void *ctx __attribute__((unused)), void *data, size_t data_sz)
+static int handle_event(void *ctx, void *data, size_t data_sz)
 {
 	const struct event_hdr *hdr = data;
 
 	static unsigned int seen;
 
+	(void)ctx;	/* ring_buffer__new() was given none */
 	if (exiting)
 		return -EINTR;	/* Ctrl-C: stop reading, even with records waiting */
 	/* records may come as fast as they are read (a tool tracing its own output): look at the clock */

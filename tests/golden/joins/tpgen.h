@@ -258,12 +258,13 @@ struct tpgen_glob_state {
 	__u32 len;		/* its length, found TPGEN_GLOB_MAX - 1 bytes at a time */
 };
 
-static __noinline long tpgen_glob_step(__u32 i __attribute__((unused)), void *data)
+static __noinline long tpgen_glob_step(__u32 i, void *data)
 {
 	struct tpgen_glob_state *g = data;
 	char c = g->s[g->si & (TPGEN_GLOB_MAX - 1)];
 	char d = g->p[g->pi & (TPGEN_GLOB_MAX - 1)];
 
+	(void)i;	/* bpf_loop()'s index: the state says where we are */
 	if (d == '*') {
 		g->star = 1;
 		g->star_pi = ++g->pi;

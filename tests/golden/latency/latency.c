@@ -168,8 +168,9 @@ static int libbpf_print_fn(enum libbpf_print_level level, const char *format, va
 static volatile sig_atomic_t exiting;
 static bool output_closed;
 
-static void sig_handler(int sig __attribute__((unused)))
+static void sig_handler(int sig)
 {
+	(void)sig;
 	exiting = 1;
 }
 

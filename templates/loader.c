@@ -79,6 +79,11 @@ enum {
 };
 
 {{/if}}
+{{#if RINGBUF}}
+/* a long option without a letter: an argp key no character has, below the others' 0x100... */
+#define OPT_RINGBUF_SIZE	0x80
+
+{{/if}}
 static const struct argp_option opts[] = {
 {{#if INTERVAL}}
 	{ "duration", 'd', "SECONDS", 0, "Trace for SECONDS, then print the summary and exit", 0 },
@@ -115,7 +120,7 @@ static const struct argp_option opts[] = {
 #endif
 {{/if}}
 {{#if RINGBUF}}
-	{ "ringbuf-size", 'b', "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
+	{ "ringbuf-size", OPT_RINGBUF_SIZE, "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
 	  "rounded up to a power of two)", 0 },
 {{/if}}
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -137,7 +142,7 @@ static long parse_long(const char *arg, const char *what, long min, long max, st
 }
 
 {{#if RINGBUF}}
-/* -b SIZE: bytes, or KiB, MiB with a K or M suffix; 4K to 1G */
+/* --ringbuf-size SIZE: bytes, or KiB, MiB with a K or M suffix; 4K to 1G */
 static unsigned long parse_size(const char *arg, struct argp_state *state)
 {
 	unsigned long long v;
@@ -223,7 +228,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 #endif
 {{/if}}
 {{#if RINGBUF}}
-	case 'b':
+	case OPT_RINGBUF_SIZE:
 		env.ringbuf_size = parse_size(arg, state);
 		break;
 {{/if}}

@@ -417,7 +417,7 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 			sb_putc(sb, '\n');
 		first = false;
 		sb_printf(sb, "if (%sskel->bss->ringbuf_drops)\n"
-			"\tfprintf(stderr, \"%%llu records lost: the ring buffer was full (-b SIZE makes it bigger)\\n\",\n"
+			"\tfprintf(stderr, \"%%llu records lost: the ring buffer was full (--ringbuf-size makes it bigger)\\n\",\n"
 			"\t\t(unsigned long long)skel->bss->ringbuf_drops);\n", at_exit);
 	}
 	if (p->any_agg || p->nr_sets) {

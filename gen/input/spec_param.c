@@ -46,7 +46,7 @@ static const struct {
  * give them its own meaning: a param taking either letter or name replaces
  * that option.
  */
-static const char reserved_short[] = "dijTrvfbhV";
+static const char reserved_short[] = "dijTrvfhV";
 static const char *const reserved_long[] = {
 	"duration", "interval", "json", "timestamp", "rate", "verbose", "folded", "ringbuf-size", "help",
 	"usage", "version",
@@ -167,7 +167,7 @@ static int get_short(struct loader *ld, yaml_node_t *node, struct spec_param *pa
 				   (s.s[0] >= '0' && s.s[0] <= '9')))
 		err = node_error(ld, node, "short '%s' is not one letter or digit (short: t gives -t)", s.s);
 	else if (strchr(reserved_short, s.s[0]))
-		err = node_error(ld, node, "-%c is the tool's own option (-d, -i, -j, -T, -r, -v, -f, -b, -h, -V): choose "
+		err = node_error(ld, node, "-%c is the tool's own option (-d, -i, -j, -T, -r, -v, -f, -h, -V): choose "
 				 "another letter", s.s[0]);
 	else
 		pa->short_opt = s.s[0];

@@ -58,6 +58,9 @@ enum {
 	OPT_METRICS_MAX_SERIES,
 };
 
+/* a long option without a letter: an argp key no character has, below the others' 0x100... */
+#define OPT_RINGBUF_SIZE	0x80
+
 static const struct argp_option opts[] = {
 	{ "duration", 'd', "SECONDS", 0, "Trace for SECONDS, then print the summary and exit", 0 },
 	{ "interval", 'i', "SECONDS", 0, "Print (and reset) counts and histograms every SECONDS", 0 },
@@ -76,7 +79,7 @@ static const struct argp_option opts[] = {
 	{ "metrics", OPT_METRICS, "[ADDR:]PORT", 0, "Not in this build (make STATIC=1 leaves "
 	  "libmicrohttpd out): build without STATIC=1", 0 },
 #endif
-	{ "ringbuf-size", 'b', "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
+	{ "ringbuf-size", OPT_RINGBUF_SIZE, "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
 	  "rounded up to a power of two)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -96,7 +99,7 @@ static long parse_long(const char *arg, const char *what, long min, long max, st
 	return v;
 }
 
-/* -b SIZE: bytes, or KiB, MiB with a K or M suffix; 4K to 1G */
+/* --ringbuf-size SIZE: bytes, or KiB, MiB with a K or M suffix; 4K to 1G */
 static unsigned long parse_size(const char *arg, struct argp_state *state)
 {
 	unsigned long long v;
@@ -164,7 +167,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.metrics_max_series = parse_long(arg, "--metrics-max-series", 2, 10000000, state);
 		break;
 #endif
-	case 'b':
+	case OPT_RINGBUF_SIZE:
 		env.ringbuf_size = parse_size(arg, state);
 		break;
 	case ARGP_KEY_ARG:
@@ -1654,7 +1657,7 @@ static void print_summary(struct joins_bpf *skel, bool reset)
 		print_agg(&aggs[i], reset);
 
 	if (!reset && skel->bss->ringbuf_drops)
-		fprintf(stderr, "%llu records lost: the ring buffer was full (-b SIZE makes it bigger)\n",
+		fprintf(stderr, "%llu records lost: the ring buffer was full (--ringbuf-size makes it bigger)\n",
 			(unsigned long long)skel->bss->ringbuf_drops);
 
 	if (!reset && skel->bss->tpgen_lost)

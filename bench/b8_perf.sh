@@ -1,28 +1,28 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
-# B6: what passing a tracepoint's event on to perf costs. A tp/ program's
+# B8: what passing a tracepoint's event on to perf costs. A tp/ program's
 # return value says whether the kernel goes on to perf's handling of the event
 # (perf_trace_run_bpf_submit(): 0 drops it for every perf session); tpgen's
-# programs return 1. The tool of bench/b6_neighbour.yaml (a count per getppid()
+# programs return 1. The tool of bench/b8_neighbour.yaml (a count per getppid()
 # call), as generated (returns 1) and edited to return 0, each alone and with
 # 'perf stat -e syscalls:sys_enter_getppid' counting the workload: the BPF
 # program's own time (kernel.bpf_stats_enabled: run_time_ns / run_cnt), the
 # workload's time per call, and what perf counted. Interleaved rounds, medians.
 #
-# bash bench/b6_perf.sh (results in out/bench/b6.json); BENCH_B6_RUNS (5) rounds,
-# BENCH_B6_CALLS (500000) getppid() calls per run.
+# bash bench/b8_perf.sh (results in out/bench/b8.json); BENCH_B8_RUNS (5) rounds,
+# BENCH_B8_CALLS (500000) getppid() calls per run.
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 	cd "$(dirname "$0")/.." || exit 1
 	. bench/lib.sh
 	mkdir -p "$OUT"
 	bench_env_check
-	B6_ALONE=1
+	B8_ALONE=1
 fi
-B6_RUNS=${BENCH_B6_RUNS:-5}
-B6_CALLS=${BENCH_B6_CALLS:-500000}
-B6=$OUT/b6
-mkdir -p "$B6"
+B8_RUNS=${BENCH_B8_RUNS:-5}
+B8_CALLS=${BENCH_B8_CALLS:-500000}
+B8=$OUT/b8
+mkdir -p "$B8"
 
-b6_prog_ids() {
+b8_prog_ids() {
 	local fd
 	for fd in /proc/"$1"/fd/*; do
 		[ "$(readlink "$fd" 2>/dev/null)" = "anon_inode:bpf-prog" ] &&
@@ -30,7 +30,7 @@ b6_prog_ids() {
 	done | tr '\n' ' '
 }
 # "run_time_ns run_cnt" summed over the programs IDS
-b6_prog_stats() {
+b8_prog_stats() {
 	bpftool prog show -j 2>/dev/null | python3 -c '
 import json, sys
 ids = set(sys.argv[1].split())
@@ -42,51 +42,51 @@ for p in json.load(sys.stdin):
 print(ns, cnt)' "$1"
 }
 
-b6_run() {
+b8_run() {
 	local v p r pid i ids s0 c0 s1 c1 t0 t1 secs counted
 	local -A NS SEC CNT
 
-	cc -O2 -Wall -Wextra -Werror -pthread -o "$B6/b5_work" bench/b5_work.c || die "bench/b5_work.c"
-	"$TPGEN" bench/b6_neighbour.yaml -o "$B6/ret1" >/dev/null && make -s -C "$B6/ret1/neighbour" >/dev/null ||
-		die "generating bench/b6_neighbour.yaml"
-	rm -rf "$B6/ret0" && cp -r "$B6/ret1" "$B6/ret0"
-	sed -i 's/^\treturn 1;$/\treturn 0;/' "$B6/ret0/neighbour/neighbour.bpf.c"
-	make -s -C "$B6/ret0/neighbour" >/dev/null || die "building the variant returning 0"
-	B6_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
+	cc -O2 -Wall -Wextra -Werror -pthread -o "$B8/b5_work" bench/b5_work.c || die "bench/b5_work.c"
+	"$TPGEN" bench/b8_neighbour.yaml -o "$B8/ret1" >/dev/null && make -s -C "$B8/ret1/neighbour" >/dev/null ||
+		die "generating bench/b8_neighbour.yaml"
+	rm -rf "$B8/ret0" && cp -r "$B8/ret1" "$B8/ret0"
+	sed -i 's/^\treturn 1;$/\treturn 0;/' "$B8/ret0/neighbour/neighbour.bpf.c"
+	make -s -C "$B8/ret0/neighbour" >/dev/null || die "building the variant returning 0"
+	B8_STATS_WAS=$(sysctl -n kernel.bpf_stats_enabled)
 	sysctl -q kernel.bpf_stats_enabled=1
-	for ((r = -1; r < B6_RUNS; r++)); do	# round -1: a warm-up, not counted
+	for ((r = -1; r < B8_RUNS; r++)); do	# round -1: a warm-up, not counted
 		for v in ret0 ret1; do
 			for p in alone perf; do
-				"$B6/$v/neighbour/neighbour" >"$B6/tool.out" 2>"$B6/tool.err" &
+				"$B8/$v/neighbour/neighbour" >"$B8/tool.out" 2>"$B8/tool.err" &
 				pid=$!
 				for ((i = 0; i < 200; i++)); do
-					grep -q '^Tracing' "$B6/tool.err" && break
+					grep -q '^Tracing' "$B8/tool.err" && break
 					sleep 0.05
 				done
-				ids=$(b6_prog_ids $pid)
-				read -r s0 c0 <<<"$(b6_prog_stats "$ids")"
+				ids=$(b8_prog_ids $pid)
+				read -r s0 c0 <<<"$(b8_prog_stats "$ids")"
 				t0=$(now)
 				if [ $p = perf ]; then
-					perf stat -x, -e syscalls:sys_enter_getppid -- "$B6/b5_work" getppid "$B6_CALLS" \
-						>/dev/null 2>"$B6/perf.err"
-					counted=$(awk -F, '$3 == "syscalls:sys_enter_getppid" { print $1 }' "$B6/perf.err")
+					perf stat -x, -e syscalls:sys_enter_getppid -- "$B8/b5_work" getppid "$B8_CALLS" \
+						>/dev/null 2>"$B8/perf.err"
+					counted=$(awk -F, '$3 == "syscalls:sys_enter_getppid" { print $1 }' "$B8/perf.err")
 				else
-					"$B6/b5_work" getppid "$B6_CALLS" >/dev/null
+					"$B8/b5_work" getppid "$B8_CALLS" >/dev/null
 					counted=-
 				fi
 				t1=$(now)
-				read -r s1 c1 <<<"$(b6_prog_stats "$ids")"
+				read -r s1 c1 <<<"$(b8_prog_stats "$ids")"
 				kill -INT $pid
 				wait $pid
 				[ $r -ge 0 ] || continue
 				NS[$v.$p]+=" $(awk -v a="$s0" -v b="$s1" -v c="$c0" -v d="$c1" 'BEGIN { if (d > c) printf "%.1f", (b - a) / (d - c); else print "nan" }')"
-				SEC[$v.$p]+=" $(awk -v a="$t0" -v b="$t1" -v n="$B6_CALLS" 'BEGIN { printf "%.1f", (b - a) * 1e9 / n }')"
+				SEC[$v.$p]+=" $(awk -v a="$t0" -v b="$t1" -v n="$B8_CALLS" 'BEGIN { printf "%.1f", (b - a) * 1e9 / n }')"
 				CNT[$v.$p]=$counted
 			done
 		done
 	done
-	sysctl -q kernel.bpf_stats_enabled="$B6_STATS_WAS"
-	printf '\nB6: a tp/ program returning 0 or 1, %s getppid() calls, %s rounds (medians)\n' "$B6_CALLS" "$B6_RUNS"
+	sysctl -q kernel.bpf_stats_enabled="$B8_STATS_WAS"
+	printf '\nB8: a tp/ program returning 0 or 1, %s getppid() calls, %s rounds (medians)\n' "$B8_CALLS" "$B8_RUNS"
 	printf '%-8s %-6s %14s %16s %14s\n' returns perf "BPF ns/run" "workload ns/call" "perf counted"
 	for v in ret0 ret1; do
 		for p in alone perf; do
@@ -94,13 +94,13 @@ b6_run() {
 			ns=$(tr ' ' '\n' <<<"${NS[$v.$p]}" | grep -v -e '^$' -e nan | sort -g | stats | cut -d' ' -f1)
 			sec=$(tr ' ' '\n' <<<"${SEC[$v.$p]}" | grep -v -e '^$' -e nan | sort -g | stats | cut -d' ' -f1)
 			printf '%-8s %-6s %14.1f %16.1f %14s\n' "${v#ret}" $p "$ns" "$sec" "${CNT[$v.$p]}"
-			json_row bench=B6 returns="${v#ret}" perf=$p bpf_ns_per_run="$ns" workload_ns_per_call="$sec" \
+			json_row bench=B8 returns="${v#ret}" perf=$p bpf_ns_per_run="$ns" workload_ns_per_call="$sec" \
 				perf_counted="${CNT[$v.$p]}"
 		done
 	done
 }
 
-b6_run
-if [ -n "${B6_ALONE:-}" ]; then
-	(OUT=$B6 json_write) && mv "$B6/results.json" "$OUT/b6.json" && echo "results: $OUT/b6.json"
+b8_run
+if [ -n "${B8_ALONE:-}" ]; then
+	(OUT=$B8 json_write) && mv "$B8/results.json" "$OUT/b8.json" && echo "results: $OUT/b8.json"
 fi

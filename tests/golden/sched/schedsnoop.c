@@ -1623,6 +1623,7 @@ static enum MHD_Result metrics_handler(void *cls, struct MHD_Connection *conn, c
 	char *text;
 	size_t len;
 
+	(void)cls, (void)version, (void)upload_data, (void)req_cls;	/* MHD_AccessHandlerCallback's */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
 		return metrics_reply(conn, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain", not_allowed,
 				     strlen(not_allowed), MHD_RESPMEM_PERSISTENT);

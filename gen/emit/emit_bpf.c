@@ -379,6 +379,37 @@ static void emit_clock(struct strbuf *sb, size_t body)
 	free(tail);
 }
 
+/* A join's key has values an earlier join found. */
+static bool key_uses_joins(const struct pprobe *pr, const struct pjoin *j)
+{
+	bool uses = false;
+
+	for (int i = 0; i < j->key.nr; i++) {
+		const struct pvalue *v = &pr->vals[j->key.v[i].val];
+		int *refs = NULL, nr = 0;
+
+		uses |= v->src == PV_SAVED;
+		if (v->src == PV_EXPR)
+			expr_refs(v->expr, &refs, &nr);
+		for (int k = 0; k < nr; k++)
+			uses |= pr->vals[refs[k]].src == PV_SAVED;
+		free(refs);
+	}
+	return uses;
+}
+
+static void emit_join_key(struct strbuf *sb, const struct prog *p, const struct pprobe *pr, const struct pjoin *j)
+{
+	char *obj;
+
+	if (p->sets[j->set].per_cpu)
+		return;
+	obj = xasprintf("%s_key.", j->local);
+	sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
+	emit_stores(sb, pr, &j->key, obj, "\t");
+	free(obj);
+}
+
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	bool uses_raw = false, deletes = false;
@@ -421,20 +452,15 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (pr->task_filter)
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	emit_filter(sb, pr, FILTER_EVENT, leave);
-	for (i = 0; i < pr->nr_joins; i++) {
-		const struct pjoin *j = &pr->joins[i];
-		char *obj;
-
-		if (p->sets[j->set].per_cpu)
-			continue;
-		obj = xasprintf("%s_key.", j->local);
-		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
-		emit_stores(sb, pr, &j->key, obj, "\t");
-		free(obj);
-	}
+	for (i = 0; i < pr->nr_joins; i++)
+		if (!key_uses_joins(pr, &pr->joins[i]))
+			emit_join_key(sb, p, pr, &pr->joins[i]);
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
 
+		/* a key of what an earlier join found: made once that one is found */
+		if (key_uses_joins(pr, j))
+			emit_join_key(sb, p, pr, j);
 		if (p->sets[j->set].per_cpu) {
 			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", j->local, p->sets[j->set].map);
 			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)", j->local, j->local);

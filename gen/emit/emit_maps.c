@@ -82,7 +82,15 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 			continue;
 		}
 		snprintf(val, sizeof(val), "struct %s", set->val_struct);
-		emit_hash(sb, key, val, set->map);
+		if (set->entries)
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+				  "\t__uint(max_entries, %lld);\n"
+				  "\t__type(key, %s);\n"
+				  "\t__type(value, %s);\n"
+				  "} %s SEC(\".maps\");\n", set->entries, key, val, set->map);
+		else
+			emit_hash(sb, key, val, set->map);
 		if (save_needs_zero(p, i))
 			sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
 	}

@@ -70,6 +70,7 @@ struct spec_save {
 	struct spec_items key;	/* default: tid */
 	struct spec_items values;
 	bool if_absent;		/* keep what is there: only a key with nothing saved is saved (BPF_NOEXIST) */
+	long long entries;	/* keys the map holds, 0: MAP_ENTRIES */
 	struct spec_loc loc;
 };
 

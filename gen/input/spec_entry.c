@@ -236,7 +236,7 @@ int get_joins(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 
 static int one_save(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 {
-	static const char *const keys[] = { "name", "key", "values", "if_absent" };
+	static const char *const keys[] = { "name", "key", "values", "if_absent", "entries" };
 	struct spec_save *sv;
 	yaml_node_pair_t *p;
 	yaml_node_t *val;
@@ -259,6 +259,8 @@ static int one_save(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_items(ld, val, "key", &sv->key);
 		else if (!strcmp(key, "if_absent"))
 			err = get_bool(ld, val, "if_absent", &sv->if_absent);
+		else if (!strcmp(key, "entries"))
+			err = get_int(ld, val, "entries", 1, SAVE_MAX_ENTRIES, &sv->entries);
 		else
 			err = get_items(ld, val, "values", &sv->values);
 		if (err)

@@ -322,6 +322,8 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 	}
 	sv->set = s;
 	set = &p->sets[s];
+	if (ss->entries > set->entries)
+		set->entries = ss->entries;
 	/* every save of one name keeps the same values under the same key */
 	if (sv->key.nr != set->nr_keys) {
 		spec_error(p->spec, &ss->loc, 0, "'%s' is saved with %d key value%s here and %d at line %d",
@@ -360,6 +362,32 @@ mismatch:
 }
 
 /*
+ * A join's key and an optional join's defaults are made before the join
+ * looks up its values: they may use what the joins before it found, not
+ * its own or later ones.
+ */
+static int not_joined_yet(struct resolver *r, const struct spec_str *src, int val, const char *what)
+{
+	const struct pvalue *v = &r->pr->vals[val];
+	int *refs = NULL, nr = 0, err = 0;
+
+	if (v->src == PV_SAVED) {
+		refs = xcalloc(1, sizeof(*refs));
+		refs[nr++] = val;
+	} else if (v->src == PV_EXPR) {
+		expr_refs(v->expr, &refs, &nr);
+	}
+	for (int k = 0; k < nr && !err; k++)
+		if (r->pr->vals[refs[k]].src == PV_SAVED && r->pr->vals[refs[k]].join >= r->pr->nr_joins - 1) {
+			spec_error(r->p->spec, &src->loc, 0, "%s uses '%s', which is not joined yet (a join "
+				   "before this one can be used)", what, r->pr->vals[refs[k]].name);
+			err = -EINVAL;
+		}
+	free(refs);
+	return err;
+}
+
+/*
  * An optional join's defaults: 'member: value', each a member the set
  * saves, of its kind, computed from the event (the joins before this one
  * found what they found; this one and the ones after it have nothing yet).
@@ -376,7 +404,6 @@ static int join_defaults(struct resolver *r, const struct spec_join *sj, struct 
 	for (i = 0; i < j->defaults.nr; i++) {
 		const struct spec_item *it = &sj->defaults.v[i];
 		const struct pvalue *v = &r->pr->vals[j->defaults.v[i].val];
-		int *refs = NULL, nr = 0;
 
 		for (m = 0; m < set->nr_members; m++)
 			if (!strcmp(set->members[m].name, it->label.s))
@@ -400,19 +427,9 @@ static int join_defaults(struct resolver *r, const struct spec_join *sj, struct 
 				   set->members[m].stack ? "a stack" : "a number", it->expr.s);
 			return -EINVAL;
 		}
-		if (v->src == PV_SAVED)
-			refs = xcalloc(1, sizeof(*refs)), refs[0] = j->defaults.v[i].val, nr = 1;
-		else if (v->src == PV_EXPR)
-			expr_refs(v->expr, &refs, &nr);
-		for (int k = 0; k < nr; k++)
-			if (r->pr->vals[refs[k]].src == PV_SAVED &&
-			    r->pr->vals[refs[k]].join >= r->pr->nr_joins - 1) {
-				spec_error(r->p->spec, &it->expr.loc, 0, "the default of '%s.%s' uses '%s', which "
-					   "is not joined yet", set->name, it->label.s, r->pr->vals[refs[k]].name);
-				free(refs);
-				return -EINVAL;
-			}
-		free(refs);
+		err = not_joined_yet(r, &it->expr, j->defaults.v[i].val, "a default");
+		if (err)
+			return err;
 	}
 	return 0;
 }
@@ -444,6 +461,8 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
 	if (!err)
 		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
+	for (i = 0; i < j->key.nr && !err; i++)
+		err = not_joined_yet(r, &sj->key.v[i].expr, j->key.v[i].val, "a join key");
 	if (err)
 		return err;
 	if (j->key.nr != p->sets[s].nr_keys) {

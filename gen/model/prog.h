@@ -129,6 +129,7 @@ struct psaved {
 	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
 	bool refetch;		/* user strings keep their pointer, read again at the join if empty */
 	char *absent_map;	/* an optional join's values when nothing was saved (per CPU), or NULL */
+	long long entries;	/* keys the map holds: the largest a save asks, 0: MAP_ENTRIES */
 };
 
 struct psave {

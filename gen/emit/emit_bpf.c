@@ -227,6 +227,10 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 			sb_putc(sb, *c);
 		else if (!strncmp(c, "$v", 2) && v)
 			emit_value(sb, pr, v), c += 1;
+		else if (!strncmp(c, "$mt", 3) && a->val[AGG_MAX_BIT] >= 0)
+			sb_puts(sb, pvalue_ctype(&pr->vals[a->val[AGG_MAX_BIT]])), c += 2;
+		else if (!strncmp(c, "$m", 2) && a->val[AGG_MAX_BIT] >= 0)
+			emit_value(sb, pr, &pr->vals[a->val[AGG_MAX_BIT]]), c += 1;
 		else if (!strncmp(c, "$t", 2) && v)
 			sb_puts(sb, pvalue_ctype(v)), c += 1;
 		else if (!strncmp(c, "$n", 2))
@@ -253,8 +257,14 @@ static void emit_hist_value(struct strbuf *sb, const struct pprobe *pr, const st
 
 static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
+	unsigned int done = 0;
+
+	/* max_at's update sets max too */
 	for (int f = 0; f < AGG_NR_FNS; f++)
-		if ((a->fns & (1u << f)) && agg_fns[f].bpf)
+		if ((a->fns & (1u << f)) && agg_fns[f].subsumes)
+			done |= 1u << (agg_fns[f].subsumes - 1);
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
 			emit_agg_update(sb, pr, a, f);
 }
 

@@ -427,6 +427,9 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 	}
 	if ((a->fns & AGG_HIST) && (a->fns & AGG_LHIST))
 		return node_error(ld, node, "hist and lhist go in two aggregates");
+	if ((a->fns & AGG_MAX_AT) && !(a->fns & AGG_MAX))
+		return node_error(ld, node, "max_at is a value of the event that set max: give the aggregate "
+				  "a max");
 	if (a->subtract && (a->fns & (AGG_MIN | AGG_MAX | AGG_HIST | AGG_LHIST)))
 		return node_error(ld, node, "subtract takes away from count, sum, avg and stddev; min, max and "
 				  "histograms cannot be taken back");

@@ -13,6 +13,11 @@
  *	waits, holding the rest, until killed.
  *   tpgenrows eventfds N K READY
  *	N eventfd()s, the first K closed; then creates READY and waits.
+ *   tpgenrows sleeps N
+ *	N sleeps of 1 ms: N wakeups, each a wait on a run queue.
+ *   tpgenrows errs N
+ *	N openat()s of a missing file (ENOENT), N / 2 close(-1) (EBADF) and
+ *	N getppid()s.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -71,6 +76,23 @@ int main(int argc, char **argv)
 			if (syscall(SYS_openat, AT_FDCWD, b, O_RDONLY | O_CREAT, 100 + i) < 0)
 				return 1;
 		ready(argv[4]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "sleeps")) {
+		n = atoi(argv[2]);
+		for (i = 0; i < n; i++)
+			usleep(1000);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "errs")) {
+		n = atoi(argv[2]);
+		for (i = 0; i < n; i++) {
+			if (syscall(SYS_openat, AT_FDCWD, "/nonexistent-tpgenrows", O_RDONLY) >= 0)
+				return 1;
+			if (i % 2 == 0 && syscall(SYS_close, -1) == 0)
+				return 1;
+			syscall(SYS_getppid);
+		}
+		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[1], "eventfds")) {
 		n = atoi(argv[2]);

@@ -647,8 +647,10 @@ static int share_table(struct resolver *r, struct pagg *a)
 	a->key_struct = t->key_struct ? xstrdup(t->key_struct) : NULL;
 	a->val_struct = xstrdup(t->val_struct);
 	a->feeder = true;
-	p->any_running_agg |= a->subtract;
 	t->running |= a->subtract;
+	/* what is taken back may pass what was added (a free of what came before): shown signed */
+	if (t->running)
+		t->is_signed |= AGG_COUNT | AGG_SUM;
 	t->added |= !a->subtract;
 	return 0;
 }
@@ -743,6 +745,7 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	a->subtract = sa->subtract;
 	a->running = sa->subtract;
 	a->added = !sa->subtract;
+	p->any_running_agg |= sa->subtract;
 	err = share_table(r, a);
 	if (err)
 		return err;
@@ -757,6 +760,8 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 		if (agg_fns[f].type == AGG_M_VALUE && pr->vals[a->val[f]].is_signed)
 			a->is_signed |= 1u << f;
 	}
+	if (a->running)
+		a->is_signed |= AGG_COUNT | AGG_SUM;
 	if (sa->legacy)
 		a->json = a->fns & AGG_HIST ? "hist" : "counts";
 	else

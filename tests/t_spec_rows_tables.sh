@@ -146,7 +146,7 @@ n=$(grep -c '"agg": *"count_path"' "$T/fdrows.out")
 # memleak.yaml: the eventfd contexts the helper left allocated
 NE=300 KE=100
 rm -f "$T/ready"
-bpftrace -e 'tracepoint:kmem:kmalloc /comm == "tpgenrows"/ { @[kstack(6), args->bytes_alloc] = count(); }' \
+bpftrace -e 'tracepoint:kmem:kmalloc /comm == "tpgenrows"/ { @[ksym(args->call_site), args->bytes_alloc] = count(); }' \
 	>"$T/bt.out" 2>"$T/bt.err" &
 bt=$!
 start memleak
@@ -165,21 +165,19 @@ wait $helper 2>/dev/null
 python3 - "$T/memleak.out" "$T/bt.out" $NE $KE <<'PY' || fail "memleak: the eventfd allocations differ"
 import json, re, sys
 ne, ke = int(sys.argv[3]), int(sys.argv[4])
-# bpftrace: the kmalloc()s of an eventfd context, their size and first frames
-bt = open(sys.argv[2]).read()
-size = frames = None
-for m in re.finditer(r"@\[\n(.*?)\]: (\d+)", bt, re.S):
-    body, n = m.group(1), int(m.group(2))
-    if "eventfd" in body and n == ne:
-        lines, tail = body.rstrip().rsplit(",", 1)
-        size = int(tail)
-        frames = [l.strip().split("+")[0] for l in lines.splitlines() if l.strip()][:4]
+# bpftrace: the kmalloc()s of an eventfd context: their caller and size
+size = caller = None
+for m in re.finditer(r"^@\[(\w+), (\d+)\]: (\d+)$", open(sys.argv[2]).read(), re.M):
+    if "eventfd" in m.group(1) and int(m.group(3)) == ne:
+        caller, size = m.group(1), int(m.group(2))
 if size is None:
-    print("bpftrace saw no", ne, "eventfd kmalloc()s:\n" + bt); sys.exit(1)
+    print("bpftrace saw no", ne, "eventfd kmalloc()s:\n" + open(sys.argv[2]).read()); sys.exit(1)
+# the row of that caller's kmalloc(): the allocator's frame, then the caller's
 rows = [json.loads(l) for l in open(sys.argv[1])]
-rows = [r for r in rows if "agg" in r and [f.split("+")[0] for f in r["stack"][:len(frames)]] == frames]
+rows = [r for r in rows if "agg" in r and len(r["stack"]) > 1 and r["stack"][1].split("+")[0] == caller
+        and "kmalloc" in r["stack"][0]]
 if len(rows) != 1:
-    print("want one row of the stack", frames, "got", rows); sys.exit(1)
+    print("want one row of", caller, "got", rows); sys.exit(1)
 r = rows[0]
 if r["count"] != ne - ke or r["sum"] != (ne - ke) * size:
     print("eventfd row", r["count"], r["sum"], "want", ne - ke, (ne - ke) * size); sys.exit(1)

@@ -104,7 +104,9 @@ def num(k):
 n, mx, at = num("n"), num("m"), num("at")
 print("tool", r["count"], r["max"], r["max_at"], "bpftrace", n, mx, at)
 # a timer may wake the helper before it is off the CPU: no wait then, so fewer than s
-bad = r["count"] != n or r["count"] < s // 2 or abs(r["max"] - mx) > 50
+# schedlat is tp_btf, bpftrace the tracepoint: a preempted switch's prev_state may differ
+# between the raw argument and the format field (seen: one wait in 200)
+bad = abs(r["count"] - n) > 2 or r["count"] < s // 2 or abs(r["max"] - mx) > 50
 # the same wait ended at the same time (the clocks are read by two programs, microseconds apart)
 bad |= abs(r["max_at"] - at) > 200
 sys.exit(1 if bad else 0)

@@ -69,7 +69,7 @@ cat > "$T/sched.bt" <<'EOT'
 tracepoint:sched:sched_wakeup,tracepoint:sched:sched_wakeup_new /args->comm == "tpgenrows"/ {
 	if (@q[args->pid] == 0) { @q[args->pid] = nsecs; }
 }
-tracepoint:sched:sched_switch /args->prev_comm == "tpgenrows" && args->prev_state == 0/ {
+tracepoint:sched:sched_switch /args->prev_comm == "tpgenrows" && (args->prev_state & 0xff) == 0/ {
 	@q[args->prev_pid] = nsecs;
 }
 tracepoint:sched:sched_switch /args->next_comm == "tpgenrows" && @q[args->next_pid]/ {
@@ -104,9 +104,9 @@ def num(k):
 n, mx, at = num("n"), num("m"), num("at")
 print("tool", r["count"], r["max"], r["max_at"], "bpftrace", n, mx, at)
 # a timer may wake the helper before it is off the CPU: no wait then, so fewer than s
-# schedlat is tp_btf, bpftrace the tracepoint: a preempted switch's prev_state may differ
-# between the raw argument and the format field (seen: one wait in 200)
-bad = abs(r["count"] - n) > 2 or r["count"] < s // 2 or abs(r["max"] - mx) > 50
+# schedlat is tp_btf (preempt || prev_state == 0), bpftrace the tracepoint (R or R+): both as perf
+# counts a preempted task as runnable; their reads race by a wait or two under load
+bad = abs(r["count"] - n) > max(2, n // 20) or r["count"] < s // 2 or abs(r["max"] - mx) > 50
 # the same wait ended at the same time (the clocks are read by two programs, microseconds apart)
 bad |= abs(r["max_at"] - at) > 200
 sys.exit(1 if bad else 0)

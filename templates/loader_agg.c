@@ -36,6 +36,14 @@ struct agg {
 	long long lmin, lstep;
 	unsigned int sort;		/* the function rows are sorted by (biggest first); 0: the key */
 	int top;
+{{#if RUNNING_AGG}}
+	/*
+	 * An entry subtracts from it (memleak's outstanding allocations):
+	 * rows are a state, not what an interval added, so -i never resets
+	 * them; a row back at zero is not shown.
+	 */
+	bool running;
+{{/if}}
 };
 
 static struct agg aggs[] = {
@@ -315,6 +323,10 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 
 	if (delta)
 		reset = false;
+{{#if RUNNING_AGG}}
+	if (a->running)
+		reset = false;
+{{/if}}
 {{#if GLOBAL_AGG}}
 	if (a->mem) {
 		n = read_global(a, reset, out);
@@ -354,6 +366,23 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 		free(buf);
 		return n;
 	}
+{{#if RUNNING_AGG}}
+	if (a->running) {
+		/* rows all taken back: nothing outstanding under that key */
+		int kept = 0;
+
+		for (int i = 0; i < n; i++) {
+			const char *val = buf + i * row + a->key_size;
+			bool zero = true;
+
+			for (unsigned int b = 0; b < a->val_size; b++)
+				zero &= !val[b];
+			if (!zero)
+				memmove(buf + kept++ * row, buf + i * row, row);
+		}
+		n = kept;
+	}
+{{/if}}
 	sort_agg = a;
 	qsort(buf, n, row, cmp_rows);
 	*out = buf;

@@ -4,7 +4,8 @@
 # A generated tool carries only what it uses, as libbpf-tools do: the smallest
 # specs (print only, a string, counts only, an aggregation, a log2 and a linear
 # histogram, a latency pair with and without records, print and count together, columns shown by name,
-# kernel stacks printed and counted, a save and a join, a '~' glob filter) under
+# kernel stacks printed and counted, a save and a join, an optional join with an
+# if_absent save and max_at, a table taken back from, a '~' glob filter) under
 # each attach type (tracepoint, raw_tp, tp_btf):
 #  - each builds with -Werror -Wunused -Wunused-function -Wunused-macros (no
 #    helper, macro or variable it does not use), and no 'unused' attribute
@@ -52,6 +53,11 @@ kind namesprint 0 '  - event: sched/sched_switch' '    print: [next_pid, prev_st
 kind namescount 1 '  - event: sched/sched_switch' '    count: [prev_state]'
 kind stackprint 0 '  - event: sched/sched_switch' '    print: [next_pid, kstack]'
 kind stackcount 1 '  - event: sched/sched_switch' '    count: [kstack]'
+kind optjoin 1 '  - event: sched/sched_wakeup' '    save: { name: w, key: pid, values: { ts: time }, if_absent: true }' \
+	'  - event: sched/sched_switch' '    join: { name: w, key: next_pid, optional: true, default: { ts: time } }' \
+	'    aggregate: { by: [next_comm], max: time - w.ts, max_at: time }'
+kind subtract 1 '  - event: sched/sched_wakeup' '    aggregate: { name: r, by: [pid], count: true }' \
+	'  - event: sched/sched_switch' '    aggregate: { name: r, by: [next_pid], count: true, subtract: true }'
 kind join 0 '  - event: sched/sched_wakeup' '    save: { name: w, key: pid, values: { ts: time } }' \
 	'  - event: sched/sched_switch' '    join: { name: w, key: next_pid }' '    print: [next_pid, lat: time - w.ts]'
 kind glob 0 '  - event: sched/sched_switch' "    filter: 'next_comm ~ \"k*d?\"'" '    print: [next_pid]'

@@ -49,10 +49,10 @@ bad() {	# bad NAME AGGREGATE REGEX
 	grep -Eq "$3" "$T/$1.err" || { cat "$T/$1.err"; fail "$1: not /$3/"; }
 }
 bad nosort '{ count: true, sort: stddev }' 'sort by stddev, which the aggregate does not compute'
-bad unknownsort '{ count: true, sort: median }' "unknown sort 'median' \(count, sum, min, max, avg, stddev or key\)"
-bad nothing '{ by: [fd] }' 'give it count, sum, min, max, avg, hist, lhist or stddev'
+bad unknownsort '{ count: true, sort: median }' "unknown sort 'median' \(count, sum, min, max, avg, stddev, max_at or key\)"
+bad nothing '{ by: [fd] }' 'give it count, sum, min, max, avg, hist, lhist, stddev or max_at'
 bad othervalue '{ sum: count, stddev: fd }' "stddev is of the values sum adds up: give it the value of 'sum' \(count\)"
-bad histmix '{ hist: count, stddev: count }' 'count, sum, min, max, avg and stddev go in another'
+bad histmix '{ hist: count, stddev: count }' 'count, sum, min, max, avg, stddev and max_at go in another'
 
 require_live
 command -v taskset >/dev/null || fail "taskset is missing (util-linux)"

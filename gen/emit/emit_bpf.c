@@ -83,7 +83,7 @@ static void emit_key_init(struct strbuf *sb, const struct pprobe *pr, const stru
  * libbpf-tools' opensnoop reads the path at the exit).
  */
 static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const struct psaved *set,
-			   const struct psave *sv, const char *obj)
+			   const struct psave *sv, const char *obj, const char *in)
 {
 	for (int m = 0; set->refetch && m < set->nr_members; m++) {
 		const char *c = set->members[m].cname;
@@ -95,18 +95,18 @@ static void emit_user_ptrs(struct strbuf *sb, const struct pprobe *pr, const str
 			if (!strcmp(sv->values.v[i].cname, c))
 				v = &pr->vals[sv->values.v[i].val];
 		if (!v || !pvalue_user_str(v)) {
-			sb_printf(sb, "\t\t%stpgen_uptr_%s = 0;\n\t\t%stpgen_late_%s = 0;\n", obj, c, obj, c);
+			sb_printf(sb, "%s%stpgen_uptr_%s = 0;\n%s%stpgen_late_%s = 0;\n", in, obj, c, in, obj, c);
 			continue;
 		}
-		sb_printf(sb, "\t\t%stpgen_uptr_%s = ", obj, c);
+		sb_printf(sb, "%s%stpgen_uptr_%s = ", in, obj, c);
 		if (v->src == PV_SYSARG) {
 			emit_sysarg_ptr(sb, v);
 		} else {
 			sb_puts(sb, pr->ev->core_sys ? "(__u64)(unsigned long)" : "(__u64)");
 			emit_ustr_addr(sb, pr, v);
 		}
-		sb_printf(sb, ";\n\t\t%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", obj, c);
-		sb_printf(sb, "\t\t%stpgen_late_%s = 0;\n", obj, c);
+		sb_printf(sb, ";\n%s%stpgen_tgid_%s = bpf_get_current_pid_tgid() >> 32;\n", in, obj, c);
+		sb_printf(sb, "%s%stpgen_late_%s = 0;\n", in, obj, c);
 	}
 }
 
@@ -131,6 +131,23 @@ static void emit_refetch(struct strbuf *sb, const struct prog *p, const struct p
 	}
 }
 
+/*
+ * An optional join that found nothing: this CPU's slot of the set's absent
+ * map, zeroed, with the defaults the join gives, in place of saved values.
+ */
+static void emit_absent(struct strbuf *sb, const struct prog *p, const struct pprobe *pr, const struct pjoin *j)
+{
+	const char *l = j->local;
+	char *obj = xasprintf("%s->", l);
+
+	sb_printf(sb, " {\n\t\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", l,
+		  p->sets[j->set].absent_map);
+	sb_printf(sb, "\t\tif (!%s)\n\t\t\t%s\n\t\t__builtin_memset(%s, 0, sizeof(*%s));\n", l, leave, l, l);
+	emit_stores(sb, pr, &j->defaults, obj, "\t\t");
+	free(obj);
+	sb_puts(sb, "\t}\n");
+}
+
 static bool set_has_argv(const struct psaved *set)
 {
 	for (int i = 0; i < set->nr_members; i++)
@@ -144,23 +161,29 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (int i = 0; i < pr->nr_saves; i++) {
 		const struct psave *sv = &pr->saves[i];
 		const struct psaved *set = &p->sets[sv->set];
+		/* if_absent: the values are stored in a block of their own, where nothing was saved */
+		const char *in = sv->if_absent ? "\t\t\t" : "\t\t";
+		const char *obj = "val->";
 
 		emit_block_start(sb);
-		sb_printf(sb, "\t/* save %s */\n\t{\n", set->name);
+		sb_printf(sb, "\t/* save %s%s */\n\t{\n", set->name, sv->if_absent ? ", if nothing is saved" : "");
 		if (set->per_cpu) {
 			/* this CPU's slot: written in place */
 			sb_printf(sb, "\t\tstruct %s *val = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n\n",
 				  set->val_struct, set->map);
 			sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+			if (sv->if_absent)
+				sb_puts(sb, "\t\tif (!val->tpgen_saved) {\n");
 			/*
 			 * Strings are copied out of the slot up to their NUL, so what a
 			 * longer one left after it stays unseen; an argv is copied whole.
 			 */
 			if (set_has_argv(set))
-				sb_puts(sb, "\t\t__builtin_memset(val, 0, sizeof(*val));\n");
-			emit_stores(sb, pr, &sv->values, "val->", "\t\t");
-			emit_user_ptrs(sb, pr, set, sv, "val->");
-			sb_puts(sb, "\t\tval->tpgen_saved = 1;\n\t}\n");
+				sb_printf(sb, "%s__builtin_memset(val, 0, sizeof(*val));\n", in);
+			emit_stores(sb, pr, &sv->values, obj, in);
+			emit_user_ptrs(sb, pr, set, sv, obj, in);
+			sb_printf(sb, "%sval->tpgen_saved = 1;\n", in);
+			sb_puts(sb, sv->if_absent ? "\t\t}\n\t}\n" : "\t}\n");
 			continue;
 		}
 		emit_key_decl(sb, pr, set->key_struct);
@@ -169,18 +192,25 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 			sb_printf(sb, "\t\tstruct %s val = {};\n\n", set->val_struct);
 			emit_key_init(sb, pr, &sv->key);
 			emit_stores(sb, pr, &sv->values, "val.", "\t\t");
-			sb_printf(sb, "\t\tif (tpgen_save_value(&%s, &key, &val, &tpgen_lost))\n\t\t\t%s\n\t}\n",
-				  set->map, leave);
+			if (sv->if_absent)
+				sb_printf(sb, "\t\ttpgen_save_first(&%s, &key, &val, &tpgen_lost);\n\t}\n", set->map);
+			else
+				sb_printf(sb, "\t\tif (tpgen_save_value(&%s, &key, &val, &tpgen_lost))\n\t\t\t%s\n\t}\n",
+					  set->map, leave);
 			continue;
 		}
 		sb_printf(sb, "\t\tstruct %s *val;\n\n", set->val_struct);
 		emit_key_init(sb, pr, &sv->key);
-		sb_printf(sb, "\t\tval = tpgen_save(&%s, %s, &%s_zero, &tpgen_lost);\n", set->map,
+		sb_printf(sb, "\t\tval = %s(&%s, %s, &%s_zero, &tpgen_lost);\n",
+			  sv->if_absent ? "tpgen_save_first" : "tpgen_save", set->map,
 			  pr->scratch_size ? "key" : "&key", set->map);
-		sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
-		emit_stores(sb, pr, &sv->values, "val->", "\t\t");
-		emit_user_ptrs(sb, pr, set, sv, "val->");
-		sb_puts(sb, "\t}\n");
+		if (sv->if_absent)
+			sb_puts(sb, "\t\tif (val) {\n");
+		else
+			sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+		emit_stores(sb, pr, &sv->values, obj, in);
+		emit_user_ptrs(sb, pr, set, sv, obj, in);
+		sb_puts(sb, sv->if_absent ? "\t\t}\n\t}\n" : "\t}\n");
 	}
 }
 
@@ -193,7 +223,7 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 	const struct pvalue *v = a->val[f] >= 0 ? &pr->vals[a->val[f]] : NULL;
 	bool bol = true;
 
-	for (const char *c = agg_fns[f].bpf; *c; c++) {
+	for (const char *c = a->subtract ? agg_fns[f].bpf_sub : agg_fns[f].bpf; *c; c++) {
 		if (bol && *c != '\n')
 			sb_puts(sb, "\t\t");
 		bol = *c == '\n';
@@ -201,6 +231,10 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 			sb_putc(sb, *c);
 		else if (!strncmp(c, "$v", 2) && v)
 			emit_value(sb, pr, v), c += 1;
+		else if (!strncmp(c, "$mt", 3) && a->val[AGG_MAX_BIT] >= 0)
+			sb_puts(sb, pvalue_ctype(&pr->vals[a->val[AGG_MAX_BIT]])), c += 2;
+		else if (!strncmp(c, "$m", 2) && a->val[AGG_MAX_BIT] >= 0)
+			emit_value(sb, pr, &pr->vals[a->val[AGG_MAX_BIT]]), c += 1;
 		else if (!strncmp(c, "$t", 2) && v)
 			sb_puts(sb, pvalue_ctype(v)), c += 1;
 		else if (!strncmp(c, "$n", 2))
@@ -227,8 +261,14 @@ static void emit_hist_value(struct strbuf *sb, const struct pprobe *pr, const st
 
 static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
+	unsigned int done = 0;
+
+	/* max_at's update sets max too */
 	for (int f = 0; f < AGG_NR_FNS; f++)
-		if ((a->fns & (1u << f)) && agg_fns[f].bpf)
+		if ((a->fns & (1u << f)) && agg_fns[f].subsumes)
+			done |= 1u << (agg_fns[f].subsumes - 1);
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
 			emit_agg_update(sb, pr, a, f);
 }
 
@@ -353,6 +393,37 @@ static void emit_clock(struct strbuf *sb, size_t body)
 	free(tail);
 }
 
+/* A join's key has values an earlier join found. */
+static bool key_uses_joins(const struct pprobe *pr, const struct pjoin *j)
+{
+	bool uses = false;
+
+	for (int i = 0; i < j->key.nr; i++) {
+		const struct pvalue *v = &pr->vals[j->key.v[i].val];
+		int *refs = NULL, nr = 0;
+
+		uses |= v->src == PV_SAVED;
+		if (v->src == PV_EXPR)
+			expr_refs(v->expr, &refs, &nr);
+		for (int k = 0; k < nr; k++)
+			uses |= pr->vals[refs[k]].src == PV_SAVED;
+		free(refs);
+	}
+	return uses;
+}
+
+static void emit_join_key(struct strbuf *sb, const struct prog *p, const struct pprobe *pr, const struct pjoin *j)
+{
+	char *obj;
+
+	if (p->sets[j->set].per_cpu)
+		return;
+	obj = xasprintf("%s_key.", j->local);
+	sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
+	emit_stores(sb, pr, &j->key, obj, "\t");
+	free(obj);
+}
+
 static void emit_probe(struct strbuf *sb, const struct prog *p, const struct pprobe *pr)
 {
 	bool uses_raw = false, deletes = false;
@@ -395,28 +466,27 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (pr->task_filter)
 		sb_puts(sb, "\tif (!tpgen_task_wanted(targ_tgid, targ_comm))\n\t\treturn;\n");
 	emit_filter(sb, pr, FILTER_EVENT, leave);
-	for (i = 0; i < pr->nr_joins; i++) {
-		const struct pjoin *j = &pr->joins[i];
-		char *obj;
-
-		if (p->sets[j->set].per_cpu)
-			continue;
-		obj = xasprintf("%s_key.", j->local);
-		sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
-		emit_stores(sb, pr, &j->key, obj, "\t");
-		free(obj);
-	}
+	for (i = 0; i < pr->nr_joins; i++)
+		if (!key_uses_joins(pr, &pr->joins[i]))
+			emit_join_key(sb, p, pr, &pr->joins[i]);
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct pjoin *j = &pr->joins[i];
 
+		/* a key of what an earlier join found: made once that one is found */
+		if (key_uses_joins(pr, j))
+			emit_join_key(sb, p, pr, j);
 		if (p->sets[j->set].per_cpu) {
 			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", j->local, p->sets[j->set].map);
-			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)\n\t\t%s\n", j->local, j->local, leave);
+			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)", j->local, j->local);
 		} else {
 			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map,
 				  j->local);
-			sb_printf(sb, "\tif (!%s)\n\t\t%s\n", j->local, leave);
+			sb_printf(sb, "\tif (!%s)", j->local);
 		}
+		if (j->optional)
+			emit_absent(sb, p, pr, j);
+		else
+			sb_printf(sb, "\n\t\t%s\n", leave);
 		if (j->del)
 			leave = "goto out;";
 	}

@@ -349,9 +349,13 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 	for (int i = 0; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
 
-		for (int k = 0; k < pr->nr_aggs; k++, n++) {
+		for (int k = 0; k < pr->nr_aggs; k++) {
 			const struct pagg *a = &pr->aggs[k];
-			char *key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
+			char *key;
+
+			if (a->feeder)
+				continue;	/* an earlier aggregate's table, printed there */
+			key = a->key_struct ? xasprintf("struct %s", a->key_struct) : xstrdup("__u32");
 			sb_puts(sb, "\t{\n\t\t.title = ");
 			c_string(sb, a->title);
 			sb_printf(sb, ",\n\t\t.json = \"%s\",\n\t\t.json_name = ", a->json);
@@ -390,12 +394,16 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 				sb_printf(sb, "\t\t.nslots = %u,\n", a->nslots);
 			if (a->fns & AGG_LHIST)
 				sb_printf(sb, "\t\t.lmin = %lldLL,\n\t\t.lstep = %lldLL,\n", a->lmin, a->lstep);
-			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n\t},\n", a->sort, a->top);
+			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n", a->sort, a->top);
+			if (a->running)
+				sb_puts(sb, "\t\t.running = true,\n");
+			sb_puts(sb, "\t},\n");
 			if (a->global)
 				sb_printf(setup, "aggs[%d].mem = &skel->bss->%s;\n", n, a->map);
 			else
 				sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
 			free(key);
+			n++;
 		}
 	}
 	if (sb->len && sb->buf[sb->len - 1] == '\n')

@@ -82,9 +82,30 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 			continue;
 		}
 		snprintf(val, sizeof(val), "struct %s", set->val_struct);
-		emit_hash(sb, key, val, set->map);
+		if (set->entries)
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_HASH);\n"
+				  "\t__uint(max_entries, %lld);\n"
+				  "\t__type(key, %s);\n"
+				  "\t__type(value, %s);\n"
+				  "} %s SEC(\".maps\");\n", set->entries, key, val, set->map);
+		else
+			emit_hash(sb, key, val, set->map);
 		if (save_needs_zero(p, i))
 			sb_printf(sb, "static const struct %s %s_zero;\n", set->val_struct, set->map);
+	}
+	for (i = 0; i < p->nr_sets; i++) {
+		const struct psaved *set = &p->sets[i];
+
+		if (!set->absent_map)
+			continue;
+		sb_printf(sb, "\n/* '%s' where nothing was saved: what an optional join finds instead */\n"
+			  "struct {\n"
+			  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
+			  "\t__uint(max_entries, 1);\n"
+			  "\t__type(key, __u32);\n"
+			  "\t__type(value, struct %s);\n"
+			  "} %s SEC(\".maps\");\n", set->name, set->val_struct, set->absent_map);
 	}
 	for (i = 0; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
@@ -96,6 +117,8 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 		for (int j = 0; j < pr->nr_aggs; j++) {
 			const struct pagg *a = &pr->aggs[j];
 
+			if (a->feeder)
+				continue;	/* an earlier aggregate's table */
 			sb_puts(sb, "\n/* ");
 			c_comment_text(sb, a->title);
 			sb_puts(sb, " */\n");
@@ -212,6 +235,8 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 		for (j = 0; j < pr->nr_aggs; j++) {
 			const struct pagg *a = &pr->aggs[j];
 
+			if (a->feeder)
+				continue;
 			if (a->key_struct) {
 				c = xasprintf("%s: the key", a->title);
 				emit_struct(sb, pr, c, a->key_struct, &a->keys, KEY_STR_MAX);

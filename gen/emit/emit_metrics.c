@@ -289,7 +289,7 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 					sb_printf(&help, ", in %s", a->unit);
 				sb_puts(sb, "\t\t\t{ AGG_");
 				for (const char *c = fams[f].fn_name; *c; c++)
-					sb_putc(sb, *c - 'a' + 'A');
+					sb_putc(sb, *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);	/* max_at */
 				sb_printf(sb, ", \"%s\", \"%s\", ", fams[f].type, fams[f].name);
 				c_string(sb, help.buf);
 				sb_puts(sb, " },\n");

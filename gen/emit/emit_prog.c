@@ -233,6 +233,7 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "LHIST", p->any_lhist ? "1" : "" },
 		{ "AGG", p->any_agg ? "1" : "" },
 		{ "GLOBAL_AGG", p->any_global_agg ? "1" : "" },	/* an aggregation without a key: a global */
+		{ "RUNNING_AGG", p->any_running_agg ? "1" : "" },	/* a table an entry subtracts from */
 		{ "LOST", p->any_agg || p->nr_sets ? "1" : "" },
 		{ "AGGS", text(&part[PART_AGGS]) },
 		{ "AGGS_SETUP", text(&part[PART_AGGS_SETUP]) },

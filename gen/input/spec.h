@@ -69,15 +69,24 @@ struct spec_save {
 	struct spec_str name;
 	struct spec_items key;	/* default: tid */
 	struct spec_items values;
+	bool if_absent;		/* keep what is there: only a key with nothing saved is saved (BPF_NOEXIST) */
+	long long entries;	/* keys the map holds, 0: MAP_ENTRIES */
 	struct spec_loc loc;
 };
 
-/* join: the values saved under 'name' for 'key'; the event is skipped without them */
+/*
+ * join: the values saved under 'name' for 'key'; the event is skipped
+ * without them, unless the join is optional: then its values are their
+ * defaults (0 and "" unless 'default' gives them).
+ */
 struct spec_join {
 	struct spec_str name;
 	struct spec_items key;	/* default: tid */
 	bool keep;		/* do not delete them (default: the last join on the event deletes) */
+	bool optional;		/* nothing saved: go on with the defaults */
+	struct spec_items defaults;	/* optional: 'member: value' of what was not saved */
 	struct spec_loc loc;
+	struct spec_loc optional_loc;
 };
 
 /* aggregate: a table or a histogram per key, kept in the kernel */
@@ -90,6 +99,7 @@ struct spec_agg {
 	struct spec_str unit;	/* histograms: what the value counts */
 	struct spec_str sort;	/* a function of a column, or key (default: the first function) */
 	int top;		/* 0: every row */
+	bool subtract;		/* take away what an entry of the same table added (count -1, sum -v) */
 	struct spec_loc loc;
 	bool legacy;		/* from 'count:' or 'hist:' */
 };

@@ -180,7 +180,8 @@ static int each_map(struct loader *ld, yaml_node_t *node, const char *what,
 
 static int one_join(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 {
-	static const char *const keys[] = { "name", "key", "keep" };
+	static const char *const keys[] = { "name", "key", "keep", "optional", "default" };
+	yaml_node_t *dflt = NULL;
 	struct spec_join *j;
 	yaml_node_pair_t *p;
 	yaml_node_t *val;
@@ -196,7 +197,8 @@ static int one_join(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		return err ? err : check_ident(ld, &j->name, "name", 32);
 	}
 	if (node->type != YAML_MAPPING_NODE)
-		return node_error(ld, node, "'join' is a name, or { name: NAME, key: [...], keep: BOOL }");
+		return node_error(ld, node, "'join' is a name, or { name: NAME, key: [...], keep: BOOL, "
+				  "optional: BOOL, default: { member: value } }");
 	err = check_keys(ld, node, "join", keys, ARRAY_SIZE(keys));
 	if (err)
 		return err;
@@ -205,13 +207,25 @@ static int one_join(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_str(ld, val, "name", &j->name);
 		else if (!strcmp(key, "key"))
 			err = get_items(ld, val, "key", &j->key);
-		else
+		else if (!strcmp(key, "keep"))
 			err = get_bool(ld, val, "keep", &j->keep);
+		else if (!strcmp(key, "optional")) {
+			j->optional_loc = node_loc(val);
+			err = get_bool(ld, val, "optional", &j->optional);
+		} else {
+			dflt = val;
+			if (val->type != YAML_MAPPING_NODE)
+				return node_error(ld, val, "'default' is a mapping of saved values to what they "
+						  "are when nothing was saved ({ ts: time })");
+			err = get_items(ld, val, "default", &j->defaults);
+		}
 		if (err)
 			return err;
 	}
 	if (!j->name.s)
 		return node_error(ld, node, "join has no 'name' (the name a 'save' gave)");
+	if (dflt && !j->optional)
+		return node_error(ld, dflt, "'default' is for an optional join: add 'optional: true'");
 	return check_ident(ld, &j->name, "name", 32);
 }
 
@@ -222,7 +236,7 @@ int get_joins(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 
 static int one_save(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 {
-	static const char *const keys[] = { "name", "key", "values" };
+	static const char *const keys[] = { "name", "key", "values", "if_absent", "entries" };
 	struct spec_save *sv;
 	yaml_node_pair_t *p;
 	yaml_node_t *val;
@@ -243,6 +257,10 @@ static int one_save(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_str(ld, val, "name", &sv->name);
 		else if (!strcmp(key, "key"))
 			err = get_items(ld, val, "key", &sv->key);
+		else if (!strcmp(key, "if_absent"))
+			err = get_bool(ld, val, "if_absent", &sv->if_absent);
+		else if (!strcmp(key, "entries"))
+			err = get_int(ld, val, "entries", 1, SAVE_MAX_ENTRIES, &sv->entries);
 		else
 			err = get_items(ld, val, "values", &sv->values);
 		if (err)
@@ -342,7 +360,7 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 #define X(id, nm, ...)	nm,
 		AGG_FNS(X)
 #undef X
-		"unit", "sort", "top",
+		"unit", "sort", "top", "subtract",
 	};
 	unsigned int all = (1u << AGG_NR_FNS) - 1, columns = 0;
 	char list[256];
@@ -390,6 +408,8 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_str(ld, val, "unit", &a->unit);
 		else if (!strcmp(key, "sort"))
 			err = get_str(ld, val, "sort", &a->sort);
+		else if (!strcmp(key, "subtract"))
+			err = get_bool(ld, val, "subtract", &a->subtract);
 		else {
 			err = get_int(ld, val, "top", 1, 1000000, &top);
 			a->top = top;
@@ -407,6 +427,15 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 	}
 	if ((a->fns & AGG_HIST) && (a->fns & AGG_LHIST))
 		return node_error(ld, node, "hist and lhist go in two aggregates");
+	if ((a->fns & AGG_MAX_AT) && !(a->fns & AGG_MAX))
+		return node_error(ld, node, "max_at is a value of the event that set max: give the aggregate "
+				  "a max");
+	if (a->subtract && (a->fns & (AGG_MIN | AGG_MAX | AGG_HIST | AGG_LHIST)))
+		return node_error(ld, node, "subtract takes away from count, sum, avg and stddev; min, max and "
+				  "histograms cannot be taken back");
+	if (a->subtract && !a->name.s)
+		return node_error(ld, node, "subtract takes away from the table another entry adds to: give "
+				  "both the same 'name'");
 	if (a->sort.s && strcmp(a->sort.s, "key")) {
 		for (i = 0; i < AGG_NR_FNS; i++)
 			if (fns[i].column && !strcmp(a->sort.s, fns[i].name))
@@ -466,6 +495,7 @@ void spec_probe_clear(struct spec_probe *pr)
 	for (i = 0; i < pr->nr_joins; i++) {
 		free(pr->joins[i].name.s);
 		free_items(&pr->joins[i].key);
+		free_items(&pr->joins[i].defaults);
 	}
 	free(pr->joins);
 	for (i = 0; i < pr->nr_saves; i++) {

@@ -72,6 +72,8 @@
 #define FILTER_STR_MAX		128
 /* Keys a hash map holds; one more is counted as lost */
 #define MAP_ENTRIES		10240
+/* ... or as many as a save's 'entries' asks, at most this (libbpf-tools' memleak keeps 1,000,000) */
+#define SAVE_MAX_ENTRIES	(1 << 20)
 /* kstack, ustack: frames of a stack (the kernel's default kernel.perf_event_max_stack), stacks kept */
 #define STACK_DEPTH		127
 #define STACK_ENTRIES		4096

@@ -294,6 +294,7 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 		err = probe_add_items(r, &ss->values, &sv->values, true);
 	if (err)
 		return err;
+	sv->if_absent = ss->if_absent;
 	s = prog_find_set(p, ss->name.s);
 	if (s < 0) {
 		char *base;
@@ -338,6 +339,8 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 		if (pr->vals[sv->values.v[i].val].src != PV_CTX ||
 		    pr->vals[sv->values.v[i].val].field != set->members[i].field)
 			set->members[i].field = NULL;
+	if (ss->entries > set->entries)
+		set->entries = ss->entries;
 	/* every save of one name keeps the same values under the same key */
 	if (sv->key.nr != set->nr_keys) {
 		spec_error(p->spec, &ss->loc, 0, "'%s' is saved with %d key value%s here and %d at line %d",
@@ -375,6 +378,79 @@ mismatch:
 	return -EINVAL;
 }
 
+/*
+ * A join's key and an optional join's defaults are made before the join
+ * looks up its values: they may use what the joins before it found, not
+ * its own or later ones.
+ */
+static int not_joined_yet(struct resolver *r, const struct spec_str *src, int val, const char *what)
+{
+	const struct pvalue *v = &r->pr->vals[val];
+	int *refs = NULL, nr = 0, err = 0;
+
+	if (v->src == PV_SAVED) {
+		refs = xcalloc(1, sizeof(*refs));
+		refs[nr++] = val;
+	} else if (v->src == PV_EXPR) {
+		expr_refs(v->expr, &refs, &nr);
+	}
+	for (int k = 0; k < nr && !err; k++)
+		if (r->pr->vals[refs[k]].src == PV_SAVED && r->pr->vals[refs[k]].join >= r->pr->nr_joins - 1) {
+			spec_error(r->p->spec, &src->loc, 0, "%s uses '%s', which is not joined yet (a join "
+				   "before this one can be used)", what, r->pr->vals[refs[k]].name);
+			err = -EINVAL;
+		}
+	free(refs);
+	return err;
+}
+
+/*
+ * An optional join's defaults: 'member: value', each a member the set
+ * saves, of its kind, computed from the event (the joins before this one
+ * found what they found; this one and the ones after it have nothing yet).
+ */
+static int join_defaults(struct resolver *r, const struct spec_join *sj, struct pjoin *j)
+{
+	const struct psaved *set = &r->p->sets[j->set];
+	int i, m, err;
+
+	r->what = "a default";
+	err = probe_add_items(r, &sj->defaults, &j->defaults, true);
+	if (err)
+		return err;
+	for (i = 0; i < j->defaults.nr; i++) {
+		const struct spec_item *it = &sj->defaults.v[i];
+		const struct pvalue *v = &r->pr->vals[j->defaults.v[i].val];
+
+		for (m = 0; m < set->nr_members; m++)
+			if (!strcmp(set->members[m].name, it->label.s))
+				break;
+		if (m == set->nr_members) {
+			spec_error(r->p->spec, &it->label.loc, 0, "'%s' saves no '%s'", set->name, it->label.s);
+			return -EINVAL;
+		}
+		for (int k = 0; k < i; k++)
+			if (!strcmp(j->defaults.v[k].cname, set->members[m].cname)) {
+				spec_error(r->p->spec, &it->label.loc, 0, "'%s' has two defaults", it->label.s);
+				return -EINVAL;
+			}
+		free(j->defaults.v[i].cname);
+		j->defaults.v[i].cname = xstrdup(set->members[m].cname);
+		if ((v->kind == PV_STR) != (set->members[m].kind == PV_STR) || !v->stack != !set->members[m].stack ||
+		    v->argv || set->members[m].argv) {
+			spec_error(r->p->spec, &it->expr.loc, 0, "'%s.%s' is %s, and '%s' is not", set->name,
+				   it->label.s, set->members[m].argv ? "an argument list" :
+				   set->members[m].kind == PV_STR ? "a string" :
+				   set->members[m].stack ? "a stack" : "a number", it->expr.s);
+			return -EINVAL;
+		}
+		err = not_joined_yet(r, &it->expr, j->defaults.v[i].val, "a default");
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 int probe_add_join(struct resolver *r, const struct spec_join *sj)
 {
 	struct pprobe *pr = r->pr;
@@ -402,6 +478,8 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
 	if (!err)
 		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
+	for (i = 0; i < j->key.nr && !err; i++)
+		err = not_joined_yet(r, &sj->key.v[i].expr, j->key.v[i].val, "a join key");
 	if (err)
 		return err;
 	if (j->key.nr != p->sets[s].nr_keys) {
@@ -421,7 +499,14 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	}
 	j->local = xstrdup(p->sets[s].local);
 	j->del = !sj->keep;
-	return 0;
+	j->optional = sj->optional;
+	if (sj->optional && !p->sets[s].absent_map) {
+		char *base = xasprintf("%s_absent", sj->name.s);
+
+		p->sets[s].absent_map = prog_ident(p, base);
+		free(base);
+	}
+	return join_defaults(r, sj, j);
 }
 
 int probe_add_let(struct resolver *r, const struct spec_let *sl)
@@ -508,6 +593,100 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 	return sb_steal(&sb);
 }
 
+/* The aggregate named 'name' an entry resolved before, or NULL. */
+static struct pagg *find_table(struct prog *p, const struct pagg *a)
+{
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_aggs; k++) {
+			struct pagg *t = &p->probes[i].aggs[k];
+
+			if (t == a)
+				return NULL;
+			if (!t->feeder && !t->sa->legacy && t->sa->name.s && !strcmp(t->sa->name.s, a->sa->name.s))
+				return t;
+		}
+	return NULL;
+}
+
+static const char *key_kind(const struct pvalue *v)
+{
+	return v->stack ? "a stack" : v->kind == PV_STR ? "a string" : v->kind == PV_BYTES ? "bytes" : "a number";
+}
+
+/*
+ * Aggregates of one name, on one event or several, are one table: the
+ * first one resolved declares it; the others add to it (or subtract) with
+ * the same functions under keys of the same kinds, members named as its.
+ */
+static int share_table(struct resolver *r, struct pagg *a)
+{
+	const struct spec_agg *sa = a->sa;
+	struct prog *p = r->p;
+	struct pprobe *tp = NULL;
+	struct pagg *t;
+
+	if (sa->legacy || !sa->name.s)
+		return 0;
+	t = find_table(p, a);
+	if (!t)
+		return 0;
+	for (int i = 0; i < p->nr_probes && !tp; i++)
+		if (t >= p->probes[i].aggs && t < p->probes[i].aggs + p->probes[i].nr_aggs)
+			tp = &p->probes[i];
+	if (t->fns != a->fns || t->lmin != sa->lmin || t->lstep != sa->lstep || t->nslots != a->nslots) {
+		spec_error(p->spec, &sa->loc, 0, "'%s' is a table at line %d with other functions: an aggregate "
+			   "of the same name adds to it, with the same ones (or give this one another name)",
+			   sa->name.s, t->sa->loc.line);
+		return -EINVAL;
+	}
+	if (t->keys.nr != a->keys.nr) {
+		spec_error(p->spec, &sa->loc, 0, "'%s' is a table at line %d by %d key%s, and this one has %d",
+			   sa->name.s, t->sa->loc.line, t->keys.nr, t->keys.nr == 1 ? "" : "s", a->keys.nr);
+		return -EINVAL;
+	}
+	for (int i = 0; i < a->keys.nr; i++) {
+		const struct pvalue *tv = &tp->vals[t->keys.v[i].val], *v = &r->pr->vals[a->keys.v[i].val];
+
+		if (strcmp(key_kind(tv), key_kind(v)) || (v->kind == PV_BYTES && v->size != tv->size) ||
+		    tv->stack != v->stack) {
+			spec_error(p->spec, &sa->by.v[i].expr.loc, 0, "key %d of '%s' is %s at line %d, and '%s' "
+				   "is %s", i + 1, sa->name.s, key_kind(tv), t->sa->loc.line, sa->by.v[i].expr.s,
+				   key_kind(v));
+			return -EINVAL;
+		}
+		free(a->keys.v[i].cname);
+		a->keys.v[i].cname = xstrdup(t->keys.v[i].cname);
+	}
+	free(a->map);
+	free(a->key_struct);
+	free(a->val_struct);
+	a->map = xstrdup(t->map);
+	a->key_struct = t->key_struct ? xstrdup(t->key_struct) : NULL;
+	a->val_struct = xstrdup(t->val_struct);
+	a->feeder = true;
+	t->running |= a->subtract;
+	/* what is taken back may pass what was added (a free of what came before): shown signed */
+	if (t->running)
+		t->is_signed |= AGG_COUNT | AGG_SUM;
+	t->added |= !a->subtract;
+	return 0;
+}
+
+int prog_check_tables(const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_aggs; k++) {
+			const struct pagg *t = &p->probes[i].aggs[k];
+
+			if (!t->feeder && !t->added) {
+				spec_error(p->spec, &t->sa->loc, 0, "nothing adds to '%s', which this entry subtracts "
+					   "from: an aggregate of the same name without subtract adds", t->sa->name.s);
+				return -EINVAL;
+			}
+		}
+	return 0;
+}
+
 int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *name)
 {
 	struct pprobe *pr = r->pr;
@@ -580,6 +759,13 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	a->val_struct = prog_ident(p, base);
 	free(base);
 	a->title = agg_title(pr, a, sa);
+	a->subtract = sa->subtract;
+	a->running = sa->subtract;
+	a->added = !sa->subtract;
+	p->any_running_agg |= sa->subtract;
+	err = share_table(r, a);
+	if (err)
+		return err;
 	a->lmin = sa->lmin;
 	a->lstep = sa->lstep;
 	a->top = sa->top;
@@ -594,6 +780,8 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	/* a signed value's negatives are all in the last log2 slot: the loader shows it as '< 0' */
 	if ((a->fns & AGG_HIST) && pr->vals[a->val[AGG_HIST_BIT]].is_signed)
 		a->is_signed |= AGG_HIST;
+	if (a->running)
+		a->is_signed |= AGG_COUNT | AGG_SUM;
 	if (sa->legacy)
 		a->json = a->fns & AGG_HIST ? "hist" : "counts";
 	else

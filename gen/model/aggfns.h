@@ -21,9 +21,11 @@
 
 #define AGG_FNS(X)									\
 	X(COUNT, "count", AGG_ARG_BOOL, .member = "count", .type = AGG_M_U64,		\
-	  .bpf = "__sync_fetch_and_add(&val->count, 1);", .heading = "COUNT")		\
+	  .bpf = "__sync_fetch_and_add(&val->count, 1);",				\
+	  .bpf_sub = "__sync_fetch_and_sub(&val->count, 1);", .heading = "COUNT")		\
 	X(SUM, "sum", AGG_ARG_VALUE, .member = "sum", .type = AGG_M_VALUE,		\
-	  .bpf = "__sync_fetch_and_add(&val->sum, $v);", .heading = "SUM")		\
+	  .bpf = "__sync_fetch_and_add(&val->sum, $v);",				\
+	  .bpf_sub = "__sync_fetch_and_sub(&val->sum, $v);", .heading = "SUM")		\
 	X(MIN, "min", AGG_ARG_VALUE, .member = "min", .type = AGG_M_VALUE,		\
 	  .init_u = "~0ULL", .init_s = "0x7fffffffffffffffLL",				\
 	  .bpf = "{\n\t$t v = $v;\n\n\tif (v < val->min)\n\t\tval->min = v;\n}",	\
@@ -41,8 +43,14 @@
 	X(STDDEV, "stddev", AGG_ARG_VALUE, .needs = AGG_SUM | AGG_COUNT,		\
 	  .member = "sqsum", .type = AGG_M_U64,						\
 	  .bpf = "{\n\t$t v = $v;\n\n\t__sync_fetch_and_add(&val->sqsum, (__u64)v * v);\n}",	\
+	  .bpf_sub = "{\n\t$t v = $v;\n\n\t__sync_fetch_and_sub(&val->sqsum, (__u64)v * v);\n}",	\
 	  .heading = "STDDEV",								\
-	  .loader = "agg_stddev(a, val)", .text = "%10.0f", .json = "%.0f")
+	  .loader = "agg_stddev(a, val)", .text = "%10.0f", .json = "%.0f")		\
+	X(MAX_AT, "max_at", AGG_ARG_VALUE, .member = "max_at", .type = AGG_M_VALUE,	\
+	  .subsumes = AGG_MAX_BIT + 1,							\
+	  .bpf = "{\n\t$mt m = $m;\n\n\tif (m > val->max) {\n\t\tval->max = m;\n"	\
+		 "\t\tval->max_at = $v;\n\t}\n}",					\
+	  .heading = "MAX_AT")
 
 enum agg_fn_bit {
 #define X(id, ...)	AGG_##id##_BIT,
@@ -84,6 +92,13 @@ struct agg_fn_desc {
 	 * v is a histogram's value. Lines are indented by the emitter.
 	 */
 	const char *bpf;
+	const char *bpf_sub;	/* the same taking away ('subtract: true'), NULL: it cannot be */
+	/*
+	 * 1 + the bit of a function whose update this one's does too (max_at
+	 * sets max and what the event that raised it had: $m, $mt max's
+	 * value and its type), 0: none.
+	 */
+	unsigned int subsumes;
 	const char *heading;	/* the loader's column, NULL: a histogram */
 	/*
 	 * The loader's value of a row as a double, C of a, the struct agg,

@@ -261,6 +261,8 @@ int prog_resolve(struct prog *p)
 				return err;
 		}
 	err = prog_lower_latency(p);
+	if (!err)
+		err = prog_check_tables(p);
 	if (err)
 		return err;
 	for (i = 0; i < p->nr_probes; i++)
@@ -348,6 +350,7 @@ void prog_clear(struct prog *p)
 		free(pr->lets);
 		for (j = 0; j < pr->nr_joins; j++) {
 			pitems_clear(&pr->joins[j].key);
+			pitems_clear(&pr->joins[j].defaults);
 			free(pr->joins[j].local);
 		}
 		free(pr->joins);
@@ -388,6 +391,7 @@ void prog_clear(struct prog *p)
 		free(set->local);
 		free(set->key_struct);
 		free(set->val_struct);
+		free(set->absent_map);
 	}
 	free(p->sets);
 	prog_lats_clear(p);

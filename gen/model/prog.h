@@ -131,12 +131,15 @@ struct psaved {
 	bool joined;
 	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
 	bool refetch;		/* user strings keep their pointer, read again at the join if empty */
+	char *absent_map;	/* an optional join's values when nothing was saved (per CPU), or NULL */
+	long long entries;	/* keys the map holds: the largest a save asks, 0: MAP_ENTRIES */
 };
 
 struct psave {
 	int set;
 	struct pitems key;
 	struct pitems values;
+	bool if_absent;		/* the first value stays: saved only where nothing is (BPF_NOEXIST) */
 };
 
 struct pjoin {
@@ -144,6 +147,8 @@ struct pjoin {
 	struct pitems key;
 	char *local;		/* the pointer to the saved values */
 	bool del;		/* this probe deletes them when done */
+	bool optional;		/* nothing saved: the values of absent_map, zeroed, then 'defaults' */
+	struct pitems defaults;	/* members (cname) of the saved values, and what they are when absent */
 };
 
 struct plet {
@@ -179,6 +184,15 @@ struct pagg {
 	 * loader reads it through the skeleton; all zeros is no row.
 	 */
 	bool global;
+	/*
+	 * A table of an earlier aggregate of the same name, which it adds to
+	 * (or subtracts from): its map, structs and loader entry are that
+	 * one's, declared and printed once.
+	 */
+	bool feeder;
+	bool subtract;		/* this entry takes away: count -1, sum -v */
+	bool running;		/* some entry subtracts: rows are a state, never reset; zero rows hidden */
+	bool added;		/* some entry adds (the table's first only) */
 };
 
 /* One entry of the spec (or one end of a latency pair) on one tracepoint. */
@@ -267,6 +281,7 @@ struct prog {
 	bool any_ctx, any_raw, any_print, any_agg, any_hist, any_lhist, any_table, any_core;
 	bool any_str_print;
 	bool any_global_agg;	/* an aggregation kept in a global (struct pagg's global) */
+	bool any_running_agg;	/* a table an entry subtracts from (struct pagg's running) */
 	unsigned int scratch_size;	/* the largest scratch an entry needs */
 	int nr_scratch;			/* programs with a slot of tpgen_scratch */
 	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */
@@ -347,6 +362,8 @@ int prog_find_set(const struct prog *p, const char *name);
 int probe_add_let(struct resolver *r, const struct spec_let *sl);
 int probe_add_save(struct resolver *r, const struct spec_save *ss);
 int probe_add_agg(struct resolver *r, const struct spec_agg *sa);
+/* Every table some entry subtracts from has an entry adding to it (errors reported). */
+int prog_check_tables(const struct prog *p);
 /* ... its map and structs named from 'name' (NULL: from the title, or the entry) */
 int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *name);
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok);

@@ -8,7 +8,7 @@
  *   tpgen_ringbuf_reserve()	bpf_ringbuf_reserve() that counts what it drops
  *   tpgen_ringbuf_submit()	bpf_ringbuf_submit() that wakes the loader once per batch
  *   tpgen_count()		per-key counters in a hash map
- *   tpgen_save(), tpgen_save_value()
+ *   tpgen_save(), tpgen_save_value(), tpgen_save_first()
  *				values kept under a key for a later event
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
  *   tpgen_streq(), tpgen_prefix(), tpgen_glob()
@@ -144,6 +144,24 @@ static __tpgen_always_inline int tpgen_save_value(void *map, const void *key, co
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Keep 'val' under 'key' only where nothing is kept yet (a 'save' with
+ * if_absent, BPF_NOEXIST): the first value stays. The values kept, to be
+ * filled in place; NULL where something was kept already, or when the map is
+ * full (one more in *lost).
+ */
+static __tpgen_always_inline void *tpgen_save_first(void *map, const void *key, const void *val, __u64 *lost)
+{
+	long err = bpf_map_update_elem(map, key, val, BPF_NOEXIST);
+
+	if (err) {
+		if (err != -17)	/* -EEXIST: something is kept */
+			__sync_fetch_and_add(lost, 1);
+		return 0;
+	}
+	return bpf_map_lookup_elem(map, key);
 }
 
 /* Add one to the slot of 'v' in a linear histogram: below min, [min + i*step, ...), the rest. */

@@ -390,6 +390,7 @@ enum {
 	AGG_HIST = 0x20,
 	AGG_LHIST = 0x40,
 	AGG_STDDEV = 0x80,
+	AGG_MAX_AT = 0x100,
 };
 
 /* an aggregation's map and how to print it */
@@ -404,7 +405,7 @@ struct agg {
 	const struct col *keys;
 	int nr_keys;
 	unsigned int fns;		/* AGG_* */
-	unsigned int off_count, off_sum, off_min, off_max, off_slots, off_sqsum;
+	unsigned int off_count, off_sum, off_min, off_max, off_slots, off_sqsum, off_max_at;
 	unsigned int is_signed;		/* the AGG_* whose value is signed */
 	unsigned int nslots;
 	long long lmin, lstep;
@@ -547,6 +548,7 @@ static const struct agg_col {
 	{ AGG_MAX, "MAX", "max" },
 	{ AGG_AVG, "AVG", "avg" },
 	{ AGG_STDDEV, "STDDEV", "stddev" },
+	{ AGG_MAX_AT, "MAX_AT", "max_at" },
 };
 
 /* a function's value in a row (val: the map's value) */
@@ -565,6 +567,8 @@ static double fn_value(const struct agg *a, const char *val, unsigned int fn)
 		return agg_avg(a, val);
 	case AGG_STDDEV:
 		return agg_stddev(a, val);
+	case AGG_MAX_AT:
+		return agg_num(a, val, a->off_max_at, AGG_MAX_AT);
 	default:
 		return 0;
 	}
@@ -591,6 +595,9 @@ static void print_fn(const struct agg *a, const char *val, unsigned int fn)
 		break;
 	case AGG_STDDEV:
 		printf(env.json ? "%.0f" : "%10.0f", fn_value(a, val, fn));
+		break;
+	case AGG_MAX_AT:
+		print_int(a, val, a->off_max_at, fn);
 		break;
 	}
 }

@@ -21,7 +21,7 @@
 {{#if NAMES}}
 #include "tpgen_names.h"
 {{/if}}
-{{#if STACKS}}
+{{#if SYMS}}
 #include "tpgen_syms.h"
 {{/if}}
 
@@ -331,6 +331,11 @@ static const char *text_str(char *out, size_t size, const char *s, size_t n, con
 	return out;
 }
 {{/if}}
+{{#if SYMS}}
+
+/* kernel and user addresses named (kstack, ustack, ksym()) */
+static struct tpgen_syms *syms;
+{{/if}}
 {{#if NAMES}}
 {{> loader_names.c}}
 {{/if}}
@@ -588,10 +593,12 @@ int main(int argc, char **argv)
 {{/if}}
 {{#if STACKS}}
 	stack_fd = bpf_map__fd(skel->maps.{{STACK_MAP}});
+{{/if}}
+{{#if SYMS}}
 	syms = tpgen_syms_new();
 	if (!syms) {
 		err = -errno;
-		fprintf(stderr, "Failed to set up stack symbolization: %s\n", strerror(errno));
+		fprintf(stderr, "Failed to set up symbolization: %s\n", strerror(errno));
 		goto cleanup;
 	}
 {{/if}}
@@ -725,7 +732,7 @@ cleanup:
 	ring_buffer__free(rb);
 {{/if}}
 	{{SKEL}}__destroy(skel);
-{{#if STACKS}}
+{{#if SYMS}}
 	tpgen_syms_free(syms);
 {{/if}}
 	return err < 0 ? -err : 0;

@@ -230,10 +230,13 @@ static void print_col(const struct col *c, const char *key, bool last)
 			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
 		else if (c->show->kind == SHOW_NTOHS)
 			printf("%s", buf);
+		else if (c->show->kind == SHOW_ADDR)
+			print_json_str(buf);
 {{#if SHOW_NAME}}
 		else {
-			/* the number, and its name beside it */
-			printf(c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
+			/* the number (an address: in hex), and its name beside it */
+			printf(c->show->kind == SHOW_KSYM || c->show->kind == SHOW_KSYM_NAME ? "\"0x%llx\",\"%s_name\":" :
+			       c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
 			       (long long)col_value(c, key), c->json);
 			print_json_name(buf, named);
 		}

@@ -1,7 +1,6 @@
 
 /* kstack and ustack: ids into the stack map, symbolized here */
 static int stack_fd = -1;
-static struct tpgen_syms *syms;
 
 /* A kstack or ustack value (the id in the low 32 bits, negative: none; the tgid above): its frames. */
 static int stack_read(__u64 v, unsigned long long *ips, int *pid)

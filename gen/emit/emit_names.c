@@ -155,7 +155,7 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 		for (int i = 0; i < items->nr; i++) {
 			const struct pitem *it = &items->v[i];
 			const struct pvalue *v = &pr->vals[it->val];
-			bool named = it->dec && !show_is_bytes(it->dec) && it->dec->kind != DECODE_NTOHS;
+			bool named = it->dec && !show_is_bytes(it->dec) && !decode_is_plain(it->dec->kind);
 
 			if (!it->dec || named != !pass)
 				continue;
@@ -186,6 +186,13 @@ void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pval
 			  it->cname);
 	} else if (it->dec->kind == DECODE_NTOHS) {
 		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%s\", n_%s);\n", indent, it->cname, it->cname);
+	} else if (it->dec->kind == DECODE_ADDR) {
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"%%s\\\"\", n_%s);\n", indent, it->cname, it->cname);
+	} else if (decode_is_ksym(it->dec->kind)) {
+		/* the address as a hex string, and its symbol beside it */
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\",\\\"%s_name\\\":\", (unsigned long long)%s%s);\n",
+			  indent, it->cname, it->cname, obj, it->cname);
+		sb_printf(sb, "%sprint_json_name(n_%s, named_%s);\n", indent, it->cname, it->cname);
 	} else {
 		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s,\\\"%s_name\\\":\", %s%s%s);\n", indent, it->cname, conv,
 			  it->cname, cast, obj, it->cname);

@@ -70,7 +70,7 @@ static void shows_used(const struct prog *p, bool *value, bool *bytes, bool *nam
 			*bytes = true;
 		} else {
 			*value = true;
-			*name |= v[i]->kind != DECODE_NTOHS;
+			*name |= !decode_is_plain(v[i]->kind);
 		}
 	}
 }
@@ -258,6 +258,8 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "SHOW_KINDS", text(&part[PART_SHOW_KINDS]) },
 		{ "SHOW_NAMES", text(&part[PART_SHOW_NAMES]) },
 		{ "STACKS", p->any_stack ? "1" : "" },
+		{ "KSYMS", p->any_ksym ? "1" : "" },	/* ksym(), %pS: kernel addresses named */
+		{ "SYMS", p->any_stack || p->any_ksym ? "1" : "" },	/* the loader links tpgen_syms */
 		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		{ "ARGV", p->any_argv ? "1" : "" },
 		{ "START", p->any_start ? "1" : "" },
@@ -322,8 +324,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 
 		err = copy_file(tmpls, names_files[i], files, nr_files);
 	}
-	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libdwfl) */
-	for (i = 0; !err && p->any_stack && i < 2; i++) {
+	/* kstack, ustack, ksym(): the loader symbolizes them with tpgen_syms (libdwfl) */
+	for (i = 0; !err && (p->any_stack || p->any_ksym) && i < 2; i++) {
 		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
 
 		err = copy_file(tmpls, name, files, nr_files);

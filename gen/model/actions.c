@@ -256,10 +256,14 @@ int prog_find_set(const struct prog *p, const char *name)
 	return -1;
 }
 
-static void member_of(struct pvalue *m, const struct pvalue *v, const char *cname)
+static void member_of(struct pvalue *m, const struct pprobe *pr, const struct pvalue *v, const char *cname)
 {
 	memset(m, 0, sizeof(*m));
-	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
+	if (v->src == PV_CTX && v->field) {	/* shown as its event's print fmt shows it, once joined */
+		m->field = v->field;
+		m->saved_ev = pr->ev;
+	}
+	m->kind = v->kind;	/* a saved pointer is still an address, printed in hex */
 	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
 	m->is_signed = v->is_signed;
 	m->stack = v->stack;
@@ -313,11 +317,11 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 		set->keys = xcalloc(sv->key.nr, sizeof(*set->keys));
 		set->nr_keys = sv->key.nr;
 		for (i = 0; i < sv->key.nr; i++)
-			member_of(&set->keys[i], &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
+			member_of(&set->keys[i], pr, &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
 		set->members = xcalloc(sv->values.nr, sizeof(*set->members));
 		set->nr_members = sv->values.nr;
 		for (i = 0; i < sv->values.nr; i++)
-			member_of(&set->members[i], &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
+			member_of(&set->members[i], pr, &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
 	}
 	sv->set = s;
 	set = &p->sets[s];

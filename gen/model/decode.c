@@ -202,6 +202,8 @@ static const struct decode *simple(struct prog *p, enum decode_kind kind)
 	dc = add(p, key, kind, base);
 	free(base);
 	dc->width = decode_kinds[kind].width;
+	if (decode_is_ksym(kind))
+		p->any_ksym = true;
 	return dc;
 }
 
@@ -394,9 +396,9 @@ static const char *int_ctype(const struct pvalue *v)
 }
 
 /* A field the print fmt decodes with a table, or shows as an address. */
-static const struct decode *from_printfmt(struct prog *p, const struct pprobe *pr, const struct pvalue *v)
+static const struct decode *from_printfmt(struct prog *p, const struct tp_event *ev, const struct pvalue *v)
 {
-	const struct printfmt *pf = event_printfmt(p, pr->ev);
+	const struct printfmt *pf = event_printfmt(p, ev);
 	const struct pf_table *t = printfmt_table(pf, v->field->name);
 	const struct pf_addr *a = printfmt_addr(pf, v->field->name);
 	const char *plain;
@@ -410,6 +412,15 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 			return simple(p, DECODE_IPV6);
 		return simple(p, DECODE_HEX);
 	}
+	/* an address: a kernel symbol (%pS, %ps) or hex (%p), of a number or a pointer of 8 bytes */
+	if (a && !t && (v->kind == PV_INT || v->kind == PV_PTR) && (v->kind == PV_PTR || v->size == 8)) {
+		if (a->kind == PF_ADDR_KSYM)
+			return simple(p, DECODE_KSYM);
+		if (a->kind == PF_ADDR_KSYM_NAME)
+			return simple(p, DECODE_KSYM_NAME);
+		if (a->kind == PF_ADDR_PTR && v->kind == PV_INT)
+			return simple(p, DECODE_ADDR);
+	}
 	if (!t || v->kind != PV_INT)
 		return NULL;
 	/* the table's value must come from this field alone: REC->prev_state & 0xff */
@@ -421,18 +432,18 @@ static const struct decode *from_printfmt(struct prog *p, const struct pprobe *p
 		if (c.other)
 			return NULL;
 	}
-	key = xasprintf("pf:%s/%s:%s", pr->ev->sys, pr->ev->name, v->field->name);
+	key = xasprintf("pf:%s/%s:%s", ev->sys, ev->name, v->field->name);
 	if (find(state(p), key)) {
 		const struct decode *old = find(state(p), key);
 
 		free(key);
 		return old;
 	}
-	base = xasprintf("show_%s_%s", pr->ev->name, v->field->name);
+	base = xasprintf("show_%s_%s", ev->name, v->field->name);
 	dc = add(p, key, t->kind == PF_FLAGS ? DECODE_FLAGS : DECODE_SYMBOLIC, base);
 	free(base);
 	free(key);
-	dc->source = xasprintf("print fmt of %s/%s", pr->ev->sys, pr->ev->name);
+	dc->source = xasprintf("print fmt of %s/%s", ev->sys, ev->name);
 	dc->sep = xstrdup(t->sep ? t->sep : "");
 	dc->zero_name = t->zero_name ? xstrdup(t->zero_name) : NULL;
 	for (int i = 0; i < t->nr_entries; i++)
@@ -465,8 +476,10 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 
 	*out = NULL;
 	if (fn < 0) {
-		if (plain && v->src == PV_CTX && (v->kind == PV_INT || v->kind == PV_BYTES))
-			*out = from_printfmt(r->p, r->pr, v);
+		/* a format field, or what a save kept of one: as its event's print fmt shows it */
+		if (plain && v->field && (v->src == PV_CTX || (v->src == PV_SAVED && v->saved_ev)) &&
+		    (v->kind == PV_INT || v->kind == PV_BYTES || v->kind == PV_PTR))
+			*out = from_printfmt(r->p, v->src == PV_SAVED ? v->saved_ev : r->pr->ev, v);
 		return 0;
 	}
 	switch (fn) {
@@ -479,6 +492,11 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 		if (v->kind != PV_BYTES || v->size != 16)
 			goto mismatch;
 		*out = simple(r->p, DECODE_IPV6);
+		return 0;
+	case DECODE_KSYM:
+		if (v->stack || !(v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8)))
+			goto mismatch;
+		*out = simple(r->p, DECODE_KSYM);
 		return 0;
 	default:
 		break;
@@ -506,9 +524,10 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 mismatch:
 	spec_error(r->p->spec, loc, off, "%s() needs %s, and the value is %s", decode_kinds[fn].fn,
 		   fn == DECODE_IPV4 ? "4 bytes (__u8[4]) or a 4-byte number (__be32)" :
-		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" : "a number",
+		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" :
+		   fn == DECODE_KSYM ? "an address (a pointer, or an 8-byte number)" : "a number",
 		   v->kind == PV_STR ? "a string" : v->kind == PV_PTR ? "a pointer" :
-		   v->kind == PV_BYTES ? "bytes" : "a number of another size");
+		   v->kind == PV_BYTES ? "bytes" : v->stack ? "a stack" : "a number of another size");
 	return -EINVAL;
 }
 

@@ -78,7 +78,8 @@ struct pvalue {
 	enum pvalue_src src;
 	unsigned int size;	/* PV_INT, PV_BYTES: bytes; PV_STR: the array's size, 0 when dynamic */
 	bool is_signed;
-	const struct tp_field *field;	/* PV_CTX, PV_USTR */
+	const struct tp_field *field;	/* PV_CTX, PV_USTR; PV_SAVED of a format field */
+	const struct tp_event *saved_ev;	/* PV_SAVED of a format field: the event of the first save */
 	char *arg;		/* PV_RAW: the argument, "prev" */
 	char *path;		/* PV_RAW: members after it, "pid" or "mm, owner", or NULL */
 	char *arg_type;		/* PV_RAW with a path: the argument's type, "struct task_struct *" */
@@ -274,6 +275,7 @@ struct prog {
 	bool live;		/* the running kernel's inputs: its syscall table can be read */
 	struct decodes *decodes;	/* how columns are shown (gen/model/decode.c) */
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
+	bool any_ksym;		/* ksym(), %pS: kernel addresses the loader names (tpgen_syms) */
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
 	bool any_start;		/* a built-in reads tpgen_start_ns, the loader's start (elapsed) */

@@ -11,6 +11,9 @@ struct col {
 	const struct show *show;	/* by name or as an address; NULL: as it is */
 	int width;			/* a column of names: its width, left-aligned; 0: a number's */
 {{/if}}
+{{#if STACKS}}
+	int frames;			/* kstack(N), ustack(N): at most N frames; 0: all */
+{{/if}}
 };
 
 /* the functions of an aggregate */
@@ -259,7 +262,7 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if STACKS}}
 	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
 		if (env.json)	/* text: the frames follow the row */
-			print_stack_json(v, c->kind == COL_USTACK);
+			print_stack_json(v, c->kind == COL_USTACK, c->frames);
 		return;
 	}
 {{/if}}
@@ -378,7 +381,7 @@ static void print_row_stacks(const struct agg *a, const char *key)
 	for (int k = 0; k < a->nr_keys; k++)
 		if (is_stack(&a->keys[k]))
 			any |= print_stack(col_value(&a->keys[k], key), a->keys[k].kind == COL_USTACK,
-					   "        ", any);
+					   a->keys[k].frames, "        ", any);
 }
 
 /*
@@ -398,9 +401,9 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 		const struct col *c = &a->keys[k];
 
 		if (c->kind == COL_KSTACK && !kn)
-			kn = stack_read(col_value(c, key), kips, &kpid);
+			kn = stack_read(col_value(c, key), false, c->frames, kips, &kpid);
 		else if (c->kind == COL_USTACK && !un)
-			un = stack_read(col_value(c, key), uips, &pid);
+			un = stack_read(col_value(c, key), true, c->frames, uips, &pid);
 		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
 			char part[1024];
 			size_t start = len;

@@ -91,8 +91,8 @@ static void emit_json_members(struct strbuf *sb, const struct prog *p, const str
 			emit_show_json(sb, &items->v[i], v, obj, indent);
 		} else if (v->stack) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
-			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
-				  v->stack == STACK_USER ? "true" : "false");
+			sb_printf(sb, "%sprint_stack_json(%s%s, %s, %d);\n", indent, obj, cname,
+				  v->stack == STACK_USER ? "true" : "false", items->v[i].frames);
 		} else if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, cname);
 			if (v->argv)
@@ -247,8 +247,9 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 
 			if (v->stack)	/* its frames, indented under the line */
-				sb_printf(cases, "\tprint_stack(e->%s, %s, \"        \", false);\n", pr->print.v[j].cname,
-					  v->stack == STACK_USER ? "true" : "false");
+				sb_printf(cases, "\tprint_stack(e->%s, %s, %d, \"        \", false);\n",
+					  pr->print.v[j].cname, v->stack == STACK_USER ? "true" : "false",
+					  pr->print.v[j].frames);
 		}
 		sb_puts(cases, "\tbreak;\n}\n");
 	}
@@ -376,6 +377,8 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 							  show_width(a->keys.v[j].dec, a->keys.v[j].cname));
 					else if (p->any_names)
 						sb_puts(sb, ", NULL, 0");
+					if (a->keys.v[j].frames)
+						sb_printf(sb, ", .frames = %d", a->keys.v[j].frames);
 					sb_puts(sb, " },\n");
 				}
 				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);

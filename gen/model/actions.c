@@ -149,6 +149,42 @@ static bool is_libc_macro(const char *s)
 	return false;
 }
 
+/*
+ * kstack(N), ustack(N): the stack with at most N frames shown, as bpftrace's
+ * kstack(n). Returns N (> 0), 0 for another item, or -EINVAL (reported);
+ * the value, "kstack", is written into 'inner' at the same columns.
+ */
+static int stack_limit(struct resolver *r, const struct spec_item *it, struct spec_item *inner)
+{
+	const char *s = it->expr.s;
+	size_t b = strspn(s, " \t"), open, num, end;
+	long n = 0;
+
+	if (strncmp(s + b, "kstack", 6) && strncmp(s + b, "ustack", 6))
+		return 0;
+	open = b + 6 + strspn(s + b + 6, " \t");
+	if (s[open] != '(')
+		return 0;
+	num = open + 1 + strspn(s + open + 1, " \t");
+	for (end = num; s[end] >= '0' && s[end] <= '9' && end - num < 4; end++)
+		n = n * 10 + s[end] - '0';
+	if (end == num || n < 1 || n > STACK_DEPTH || (s[end] >= '0' && s[end] <= '9')) {
+		spec_error(r->p->spec, &it->expr.loc, num, "%.6s(N): N is how many frames to show, 1 to %d",
+			   s + b, STACK_DEPTH);
+		return -EINVAL;
+	}
+	end += strspn(s + end, " \t");
+	if (s[end] != ')' || s[end + 1 + strspn(s + end + 1, " \t")]) {
+		spec_error(r->p->spec, &it->expr.loc, end, s[end] != ')' ? "expected ')' of %.6s(N)" :
+			   "%.6s(N) is a whole item: nothing may follow it", s + b);
+		return -EINVAL;
+	}
+	*inner = *it;
+	inner->expr.s = xstrdup(s);
+	memset(inner->expr.s + b + 6, ' ', strlen(s) - b - 6);
+	return (int)n;
+}
+
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
 {
 	int i, j, val, err, n;
@@ -165,21 +201,35 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		char *cname;
 		int fn = -ENOENT;
 
+		int frames = 0;
+
 		if (shown) {
+			frames = stack_limit(r, src, &inner);
+			if (frames < 0)
+				return frames;
+		}
+		if (shown && !frames) {
 			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
 			if (fn == -EINVAL)
 				return fn;
 			if (fn >= 0)
 				src = &inner;
+		} else if (frames) {
+			src = &inner;
 		}
 		r->bytes_ok = shown;
 		err = item_value(r, src, str_ok, &val);
 		r->bytes_ok = false;
+		if (!err && frames && !r->pr->vals[val].stack) {
+			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is not a stack", src->expr.s +
+				   strspn(src->expr.s, " \t"));
+			err = -EINVAL;
+		}
 		if (!err && shown)
 			err = decode_resolve(r, src, fn, enum_name, name_off, val,
 					     r->pr->vals[val].src != PV_EXPR, &dec);
 		free(enum_name);
-		if (fn >= 0)
+		if (fn >= 0 || frames)
 			free(inner.expr.s);
 		if (err)
 			return err;
@@ -195,6 +245,7 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		it = &out->v[out->nr++];
 		it->val = val;
 		it->dec = dec;
+		it->frames = frames;
 		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
 		/* errno(ret) is the column ret; errno(ret & 0xff) the column ret_0xff */
 		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :

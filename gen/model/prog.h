@@ -107,6 +107,7 @@ struct pitem {
 	char *cname;		/* the C member */
 	int val;		/* index into the probe's vals */
 	const struct decode *dec;	/* how it is shown (gen/model/decode.h), NULL: as a number */
+	int frames;		/* kstack(N), ustack(N): at most N frames shown; 0: all */
 };
 
 struct pitems {

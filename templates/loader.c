@@ -4,6 +4,9 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+{{#if CALLER}}
+#include <fnmatch.h>
+{{/if}}
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>

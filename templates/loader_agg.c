@@ -14,6 +14,9 @@ struct col {
 {{#if STACKS}}
 	int frames;			/* kstack(N), ustack(N): at most N frames; 0: all */
 {{/if}}
+{{#if CALLER}}
+	const char *const *caller;	/* kcaller: the first frame outside these functions; NULL: a stack */
+{{/if}}
 };
 
 /* the functions of an aggregate */
@@ -181,6 +184,10 @@ static int col_width(const struct col *c)
 {
 	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
 
+{{#if CALLER}}
+	if (c->caller)
+		w = 24;
+{{/if}}
 {{#if NAMES}}
 	if (c->width)
 		w = c->width;
@@ -191,6 +198,10 @@ static int col_width(const struct col *c)
 /* names and strings are left-aligned, numbers right-aligned */
 static bool col_left(const struct col *c)
 {
+{{#if CALLER}}
+	if (c->caller)
+		return true;
+{{/if}}
 {{#if NAMES}}
 	if (c->width)
 		return true;
@@ -259,6 +270,18 @@ static void print_col(const struct col *c, const char *key, bool last)
 		return;
 	}
 	v = col_value(c, key);
+{{#if CALLER}}
+	if (c->caller) {
+		char buf[128];
+
+		stack_caller(v, c->caller, buf, sizeof(buf));
+		if (env.json)
+			print_json_str(buf);
+		else
+			printf("%-*s", w, buf);
+		return;
+	}
+{{/if}}
 {{#if STACKS}}
 	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
 		if (env.json)	/* text: the frames follow the row */
@@ -302,6 +325,99 @@ static int read_global(const struct agg *a, bool reset, char **out)
 	}
 	*out = buf;
 	return 1;
+}
+
+{{/if}}
+{{#if STACK_MERGE}}
+{{AGG_MERGE}}
+
+/* a stack as a key shows it: its frames (at most c->frames), the tgid of a user stack */
+struct shown_stack {
+	__u64 v;
+	unsigned long long hash;
+	int n;
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+};
+
+/*
+ * kstack(N): each stack id of column c replaced by the first one whose
+ * frames show alike (the first N of the whole stacks). Returns 0 or -ENOMEM.
+ */
+static int shown_stacks(const struct col *c, char *buf, int n, size_t row)
+{
+	struct shown_stack *seen = calloc(n, sizeof(*seen)), cur;
+	int nseen = 0, pid;
+
+	if (!seen)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		char *key = buf + i * row;
+		int j;
+
+		cur.v = (__u64)col_value(c, key);
+{{#if CALLER}}
+		if (c->caller) {	/* the frame it shows */
+			char name[128];
+
+			cur.ips[0] = stack_caller(cur.v, c->caller, name, sizeof(name));
+			cur.n = 1;
+		} else
+{{/if}}
+		cur.n = stack_read(cur.v, c->kind == COL_USTACK, c->frames, cur.ips, &pid);
+		/* FNV-1a over the frames, and the process of a user stack */
+		cur.hash = 14695981039346656037ULL ^ (c->kind == COL_USTACK ? cur.v >> 32 : 0);
+		for (j = 0; j < cur.n; j++)
+			cur.hash = (cur.hash ^ cur.ips[j]) * 1099511628211ULL;
+		for (j = 0; j < nseen; j++)
+			if (seen[j].hash == cur.hash && seen[j].n == cur.n &&
+			    (c->kind != COL_USTACK || seen[j].v >> 32 == cur.v >> 32) &&
+			    !memcmp(seen[j].ips, cur.ips, cur.n * sizeof(cur.ips[0])))
+				break;
+		if (j < nseen)
+			memcpy(key + c->off, &seen[j].v, sizeof(seen[j].v));
+		else
+			seen[nseen++] = cur;
+	}
+	free(seen);
+	return 0;
+}
+
+/* Rows whose keys show alike (kstack(N)) made one: their values merged. Returns the rows left. */
+static int merge_rows(const struct agg *a, char *buf, int n)
+{
+	size_t row = a->key_size + a->val_size;
+	bool any = false;
+	int m = 0;
+
+	for (int k = 0; k < a->nr_keys; k++) {
+{{#if CALLER}}
+		if (!a->keys[k].frames && !a->keys[k].caller)
+			continue;
+{{/if}}
+{{#if !CALLER}}
+		if (!a->keys[k].frames)
+			continue;
+{{/if}}
+		if (shown_stacks(&a->keys[k], buf, n, row))
+			return n;	/* no memory: the rows of the whole stacks */
+		any = true;
+	}
+	if (!any)
+		return n;
+	sort_agg = a;
+	qsort(buf, n, row, cmp_keys);
+	for (int i = 0; i < n; i++) {
+		char *r = buf + i * row;
+
+		if (m && !cmp_keys(buf + (m - 1) * row, r)) {
+			agg_merge(a, buf + (m - 1) * row + a->key_size, r + a->key_size);
+			continue;
+		}
+		if (m != i)
+			memmove(buf + m * row, r, row);
+		m++;
+	}
+	return m;
 }
 
 {{/if}}
@@ -360,6 +476,9 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 		free(buf);
 		return n;
 	}
+{{#if STACK_MERGE}}
+	n = merge_rows(a, buf, n);
+{{/if}}
 	sort_agg = a;
 	qsort(buf, n, row, cmp_rows);
 	*out = buf;
@@ -368,8 +487,13 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 
 {{#if STACKS}}
 
+/* a key whose frames go under the row (kcaller's one frame is a column) */
 static bool is_stack(const struct col *c)
 {
+{{#if CALLER}}
+	if (c->caller)
+		return false;
+{{/if}}
 	return c->kind == COL_KSTACK || c->kind == COL_USTACK;
 }
 
@@ -400,7 +524,7 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 	for (k = 0; k < a->nr_keys; k++) {
 		const struct col *c = &a->keys[k];
 
-		if (c->kind == COL_KSTACK && !kn)
+		if (c->kind == COL_KSTACK && !kn && is_stack(c))	/* kcaller: a part of the prefix */
 			kn = stack_read(col_value(c, key), false, c->frames, kips, &kpid);
 		else if (c->kind == COL_USTACK && !un)
 			un = stack_read(col_value(c, key), true, c->frames, uips, &pid);
@@ -411,6 +535,10 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 			/* a ';' in a key would split the frame: \x3b; a space, '_' as before */
 			if (c->kind == COL_STR)
 				text_str(part, sizeof(part), key + c->off, c->size, ";");
+{{#if CALLER}}
+			else if (c->caller)
+				stack_caller(col_value(c, key), c->caller, part, sizeof(part));
+{{/if}}
 			else if (c->kind == COL_S)
 				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
 			else

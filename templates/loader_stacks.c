@@ -62,3 +62,34 @@ static void print_stack_json(__u64 v, bool user, int max)
 	}
 	putchar(']');
 }
+{{#if CALLER}}
+
+/*
+ * kcaller: the first frame of a kernel stack whose function matches none of
+ * 'skip' (globs), as "symbol+0xoff" (an address without a symbol is never
+ * skipped), "[unknown]" when every frame matches. Returns its address, 0: none.
+ */
+static unsigned long long stack_caller(__u64 v, const char *const *skip, char *buf, size_t size)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	struct tpgen_sym_info info;
+	int pid, n = stack_read(v, false, 0, ips, &pid);
+
+	for (int i = 0; i < n; i++) {
+		const char *const *g = skip;
+
+		if (tpgen_syms_kernel(syms, ips[i], &info)) {
+			snprintf(buf, size, "0x%llx", ips[i]);
+			return ips[i];
+		}
+		while (*g && fnmatch(*g, info.name, 0))
+			g++;
+		if (!*g) {
+			tpgen_sym_str(buf, size, &info, true);
+			return ips[i];
+		}
+	}
+	snprintf(buf, size, "[unknown]");
+	return 0;
+}
+{{/if}}

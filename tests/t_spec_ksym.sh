@@ -18,7 +18,12 @@
 # - Stacks under tracepoint, raw_tp and tp_btf have none of the tracing's own
 #   frames (bpf_prog_*, bpf_trace_run*, __traceiter_*, perf_trace_*) and start
 #   at __schedule on sched_switch; kstack(3) is at most 3 frames, the first
-#   ones of the whole stack of the same event; kstack(2) as a key, 2 frames.
+#   ones of the whole stack of the same event; kstack(2) as a key, 2 frames,
+#   each stack once (stacks alike in their first 2 frames merged), the
+#   counts adding up to the events printed; kcaller is the first frame,
+#   kcaller(GLOB, ...) the first frame of none of the globs (computed here
+#   from the record's whole stack with Python's fnmatch), and counted by it,
+#   one row per caller, the counts those of the records.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 
@@ -34,7 +39,7 @@ bad() {	# bad NAME 'ENTRY LINES' WANT_REGEX
 	[ -e "$T/bad_out" ] && fail "$1: wrote files"
 	grep -Eq "$3" "$T/$1.err" || { cat "$T/$1.err"; fail "$1: want /$3/"; }
 }
-list='the functions are enum\(\), errno\(\), signal\(\), syscall\(\), ipv4\(\), ipv6\(\), ntohs\(\), af\(\), ksym\(\), kstack\(N\), ustack\(N\)'
+list='the functions are enum\(\), errno\(\), signal\(\), syscall\(\), ipv4\(\), ipv6\(\), ntohs\(\), af\(\), ksym\(\), kstack\(N\), ustack\(N\), kcaller\(GLOB, ...\)'
 for ctx in print count by filter let; do
 	case $ctx in
 	print)	e='    print: [bytes_req, foo(call_site)]'; col=24;;
@@ -56,6 +61,10 @@ bad kstack_0 '    print: "kstack(0)"' ":4:20: error: kstack\(N\): N is how many 
 bad kstack_big '    print: "kstack(128)"' ":4:20: error: kstack\(N\): N is how many frames to show, 1 to 127"
 bad kstack_name '    print: "ustack(pid)"' "ustack\(N\): N is how many frames to show"
 bad kstack_more '    print: "kstack(3) + 1"' "kstack\(N\) is a whole item: nothing may follow it"
+bad kcaller_glob '    print: "kcaller(a b)"' ":4:23: error: expected ',' or '\)' in kcaller"
+bad kcaller_bad '    print: "kcaller(\"a/b\")"' "kcaller\(GLOB, ...\): a glob of function names"
+bad kcaller_filter '    filter: "kcaller(x) != 0"
+    print: pid' ":4:14: error: kcaller\(\) shows a whole print item"
 echo "ok: unknown functions and misuses refused, located, the functions listed"
 
 require_live
@@ -319,8 +328,10 @@ cp /bin/sleep "$sl"
 	echo "events:"
 	for a in tracepoint raw_tp tp_btf; do
 		printf '  - event: sched/sched_switch\n    attach: %s\n    filter: %s\n' $a "'prev_comm == \"tpgen-kstk\"'"
-		printf '    print: [prev_pid, kstack, k3: kstack(3)]\n'
-		printf '    aggregate: { name: by2_%s, by: [kstack(2)], count: true }\n' $a
+		printf '    print:\n      - prev_pid\n      - kstack\n      - k3: kstack(3)\n      - kcaller\n'
+		printf '      - c2: kcaller(__schedule, "schedule*", do_nano?leep)\n'
+		printf '    aggregate:\n      - { name: by2_%s, by: [kstack(2)], count: true }\n' $a
+		printf '      - { name: byc_%s, by: [comm, "kcaller(__schedule, schedule*, do_nano?leep)"], count: true }\n' $a
 	done
 } > "$T/specs/kstk.yaml"
 "$TPGEN" -o "$out" "$T/specs/kstk.yaml" 2>"$T/gen.err" || { cat "$T/gen.err"; fail "tpgen kstk"; }
@@ -336,9 +347,17 @@ sleep 0.5
 kill -INT $pid
 wait $pid || fail "kstk (text) exited $?"
 python3 - "$T/kstk.out" "$T/kstk.txt" <<'EOF' || fail "kstk: see above"
-import json, re, sys
+import fnmatch, json, re, sys
+skip = ["__schedule", "schedule*", "do_nano?leep"]
+
+def caller(frames, globs):
+    for f in frames:
+        if not [g for g in globs if fnmatch.fnmatchcase(f.split("+")[0], g)]:
+            return f
+    return "[unknown]"
+callers = {}
 own = re.compile(r"^(bpf_prog_|bpf_trace_run|__traceiter_|__bpf_trace_|perf_trace_|trace_call_bpf)")
-errs, recs, rows = [], 0, 0
+errs, recs, rows, by2 = [], 0, 0, {}
 for line in open(sys.argv[1]):
     o = json.loads(line)
     if "event" in o:
@@ -350,10 +369,31 @@ for line in open(sys.argv[1]):
             errs.append("kstack does not start at __schedule: %s" % k)
         if not 1 <= len(k3) <= 3 or k3 != k[:len(k3)] or len(k3) != min(3, len(k)):
             errs.append("kstack(3) %s is not the first frames of %s" % (k3, k))
+        if o["kcaller"] != caller(k, []) or o["c2"] != caller(k, skip):
+            errs.append("kcaller %s, kcaller(%s) %s of %s" % (o["kcaller"], skip, o["c2"], k))
+        callers[o["c2"]] = callers.get(o["c2"], 0) + 1
     elif o.get("agg", "").startswith("by2_"):
         rows += 1
         if not 1 <= len(o["kstack"]) <= 2 or own.match(o["kstack"][0]):
             errs.append("kstack(2) key: %s" % o["kstack"])
+        k = (o["agg"], tuple(o["kstack"]))
+        if k in by2:
+            errs.append("kstack(2) rows not merged: %s twice" % (k,))
+        by2[k] = o["count"]
+byc = {}
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("agg", "").startswith("byc_"):
+        if o["kcaller"] in byc:
+            pass
+        byc[o["kcaller"]] = byc.get(o["kcaller"], 0) + o["count"]
+        if (o["agg"], o["kcaller"]) in by2:
+            errs.append("kcaller rows not merged: %s twice" % o["kcaller"])
+        by2[(o["agg"], o["kcaller"])] = 0
+if byc != callers:
+    errs.append("counts by kcaller %s, callers of the records %s" % (byc, callers))
+if sum(by2.values()) != recs:
+    errs.append("kstack(2) rows count %d events, %d records" % (sum(by2.values()), recs))
 if recs < 9 or rows < 3:
     errs.append("%d records, %d rows (want 3 sleeps x 3 attach types)" % (recs, rows))
 txt = open(sys.argv[2]).read()
@@ -369,4 +409,4 @@ for e in errs[:20]:
 print("%d records, %d rows" % (recs, rows))
 sys.exit(1 if errs else 0)
 EOF
-echo "ok: stacks without the tracing's frames under 3 attach types; kstack(3), kstack(2) keys"
+echo "ok: stacks without the tracing's frames under 3 attach types; kstack(3), kstack(2) keys, kcaller"

@@ -146,9 +146,23 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 	for (int i = 0; i < items->nr; i++) {
 		const struct pitem *it = &items->v[i];
 
-		if (!it->dec)
+		if (!it->dec && !it->caller)
 			continue;
-		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec->kind == DECODE_FLAGS ? 256 : 64);
+		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec && it->dec->kind == DECODE_FLAGS ? 256 :
+			  it->caller ? 128 : 64);
+	}
+	for (int i = 0; i < items->nr; i++) {	/* kcaller: a frame of the stack */
+		const struct pitem *it = &items->v[i];
+
+		if (!it->caller)
+			continue;
+		sb_printf(sb, "\tstack_caller(%s%s, ", obj, it->cname);
+		sb_puts(sb, "(const char *const[]){ ");
+		for (int k = 0; k < it->nr_skip; k++) {
+			c_string(sb, it->skip[k]);
+			sb_puts(sb, ", ");
+		}
+		sb_printf(sb, "NULL }, n_%s, sizeof(n_%s));\n", it->cname, it->cname);
 	}
 	/* declarations first: numbers with names, then ports and bytes */
 	for (int pass = 0; pass < 2; pass++) {

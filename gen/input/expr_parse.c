@@ -308,8 +308,8 @@ static int call(struct parser *p, size_t off)
 		shows |= !strcmp(fns[i], p->text);
 		n += snprintf(known + n, sizeof(known) - n, "%s%s()", n ? ", " : "", fns[i]);
 	}
-	shows |= !strcmp(p->text, "kstack") || !strcmp(p->text, "ustack");
-	n += snprintf(known + n, sizeof(known) - n, ", kstack(N), ustack(N)");
+	shows |= !strcmp(p->text, "kstack") || !strcmp(p->text, "ustack") || !strcmp(p->text, "kcaller");
+	n += snprintf(known + n, sizeof(known) - n, ", kstack(N), ustack(N), kcaller(GLOB, ...)");
 	if (shows)
 		return perr(p, off, "%s() shows a whole print item or aggregation key ('print: [%s(x)]'); "
 			    "it is not a value an expression can use", p->text, p->text);

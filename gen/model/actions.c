@@ -185,6 +185,75 @@ static int stack_limit(struct resolver *r, const struct spec_item *it, struct sp
 	return (int)n;
 }
 
+static void pitem_clear(struct pitem *it);
+
+static bool caller_glob_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '*' || c == '?';
+}
+
+/*
+ * kcaller, kcaller(GLOB, ...): the first frame of the kernel stack whose
+ * function matches none of the globs (perf lock's caller: the first outside
+ * the locking functions). Returns 1 and the globs, 0 for another item, or
+ * -EINVAL (reported); the value, "kstack", is written into 'inner'.
+ */
+static int caller_item(struct resolver *r, const struct spec_item *it, struct spec_item *inner, struct pitem *pi)
+{
+	const char *s = it->expr.s;
+	size_t b = strspn(s, " \t"), i = b + 7;
+
+	if (strncmp(s + b, "kcaller", 7) || (s[i] && s[i] != '(' && s[i] != ' ' && s[i] != '\t'))
+		return 0;
+	i += strspn(s + i, " \t");
+	if (s[i] == '(') {
+		for (i++;;) {
+			size_t g, e;
+			char q = 0;
+
+			i += strspn(s + i, " \t");
+			if (s[i] == '"' || s[i] == '\'')
+				q = s[i++];
+			for (g = e = i; caller_glob_char(s[e]); e++)
+				;
+			if (e == g || (q && s[e] != q)) {
+				spec_error(r->p->spec, &it->expr.loc, e, "kcaller(GLOB, ...): a glob of function names "
+					   "(letters, digits, '_', '.', '*' and '?'), as in kcaller(_raw_spin_lock*, mutex_lock*)");
+				return -EINVAL;
+			}
+			pi->skip = xrealloc(pi->skip, (pi->nr_skip + 1) * sizeof(*pi->skip));
+			pi->skip[pi->nr_skip++] = xstrndup(s + g, e - g);
+			i = e + !!q;
+			i += strspn(s + i, " \t");
+			if (s[i] == ',') {
+				i++;
+				continue;
+			}
+			if (s[i] != ')') {
+				spec_error(r->p->spec, &it->expr.loc, i, "expected ',' or ')' in kcaller(...)%s",
+					   it->expr.loc.style == SPEC_PLAIN ? ": in a [flow, list] a comma ends the item; "
+					   "quote it or write one item per line" : "");
+				return -EINVAL;
+			}
+			i++;
+			break;
+		}
+	}
+	i += strspn(s + i, " \t");
+	if (s[i]) {
+		spec_error(r->p->spec, &it->expr.loc, i, "kcaller is a whole item: nothing may follow it");
+		return -EINVAL;
+	}
+	*inner = *it;
+	inner->expr.s = xstrdup(s);
+	memcpy(inner->expr.s + b, "kstack ", 7);
+	memset(inner->expr.s + b + 7, ' ', strlen(s) - b - 7);
+	pi->caller = true;
+	r->p->any_caller = true;
+	return 1;
+}
+
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
 {
 	int i, j, val, err, n;
@@ -201,26 +270,33 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		char *cname;
 		int fn = -ENOENT;
 
+		struct pitem caller = {};
 		int frames = 0;
 
 		if (shown) {
 			frames = stack_limit(r, src, &inner);
-			if (frames < 0)
+			if (!frames)
+				frames = caller_item(r, src, &inner, &caller);
+			if (frames < 0) {
+				pitem_clear(&caller);
 				return frames;
+			}
+			if (caller.caller)
+				frames = 0;
 		}
-		if (shown && !frames) {
+		if (shown && !frames && !caller.caller) {
 			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
 			if (fn == -EINVAL)
 				return fn;
 			if (fn >= 0)
 				src = &inner;
-		} else if (frames) {
+		} else if (frames || caller.caller) {
 			src = &inner;
 		}
 		r->bytes_ok = shown;
 		err = item_value(r, src, str_ok, &val);
 		r->bytes_ok = false;
-		if (!err && frames && !r->pr->vals[val].stack) {
+		if (!err && (frames || caller.caller) && !r->pr->vals[val].stack) {
 			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is not a stack", src->expr.s +
 				   strspn(src->expr.s, " \t"));
 			err = -EINVAL;
@@ -229,13 +305,16 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 			err = decode_resolve(r, src, fn, enum_name, name_off, val,
 					     r->pr->vals[val].src != PV_EXPR, &dec);
 		free(enum_name);
-		if (fn >= 0 || frames)
+		if (fn >= 0 || frames || caller.caller)
 			free(inner.expr.s);
-		if (err)
+		if (err) {
+			pitem_clear(&caller);
 			return err;
+		}
 		if (!l->v[i].label.s) {
 			for (j = 0; j < out->nr; j++)
-				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR) {
+				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR &&
+				    out->v[j].frames == frames && out->v[j].caller == caller.caller) {
 					spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is listed twice",
 						   l->v[i].expr.s);
 					return -EINVAL;
@@ -246,9 +325,12 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		it->val = val;
 		it->dec = dec;
 		it->frames = frames;
+		it->skip = caller.skip;
+		it->nr_skip = caller.nr_skip;
+		it->caller = caller.caller;
 		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
 		/* errno(ret) is the column ret; errno(ret & 0xff) the column ret_0xff */
-		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
+		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) : it->caller ? xstrdup("kcaller") :
 			r->pr->vals[val].src == PV_EXPR ? member_name(src->expr.s) : xstrdup(r->pr->vals[val].cname);
 		/* not a macro of the C library the loader includes (signal_generate has 'errno') */
 		if (is_libc_macro(cname)) {
@@ -271,11 +353,19 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 	return 0;
 }
 
+static void pitem_clear(struct pitem *it)
+{
+	for (int i = 0; i < it->nr_skip; i++)
+		free(it->skip[i]);
+	free(it->skip);
+}
+
 void pitems_clear(struct pitems *l)
 {
 	for (int i = 0; i < l->nr; i++) {
 		free(l->v[i].label);
 		free(l->v[i].cname);
+		pitem_clear(&l->v[i]);
 	}
 	free(l->v);
 }

@@ -17,6 +17,9 @@ struct col {
 {{#if CALLER}}
 	const char *const *caller;	/* kcaller: the first frame outside these functions; NULL: a stack */
 {{/if}}
+{{#if USYM}}
+	unsigned int pid_off;		/* usym(): where the key keeps the address's process */
+{{/if}}
 };
 
 /* the functions of an aggregate */
@@ -235,7 +238,15 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if SHOW_VALUE}}
 
 {{#if SHOW_NAME}}
+{{#if USYM}}
+		if (c->show->kind == SHOW_USYM)	/* the process is kept beside the address */
+			named = usym_name(col_value(c, key), *(const __s32 *)(key + c->pid_off), buf, sizeof(buf));
+		else
+			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
+{{#if !USYM}}
 		named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
 {{/if}}
 {{#if !SHOW_NAME}}
 		show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
@@ -249,7 +260,8 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if SHOW_NAME}}
 		else {
 			/* the number (an address: in hex), and its name beside it */
-			printf(c->show->kind == SHOW_KSYM || c->show->kind == SHOW_KSYM_NAME ? "\"0x%llx\",\"%s_name\":" :
+			printf(c->show->kind == SHOW_KSYM || c->show->kind == SHOW_KSYM_NAME || c->show->kind == SHOW_USYM ?
+			       "\"0x%llx\",\"%s_name\":" :
 			       c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
 			       (long long)col_value(c, key), c->json);
 			print_json_name(buf, named);

@@ -85,6 +85,21 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 	return false;
 }
 {{/if}}
+{{#if USYM}}
+
+/* usym(): an address of process 'pid', "symbol+0xoff" (its ELF symbols); no symbol: the address */
+static bool usym_name(unsigned long long v, int pid, char *buf, size_t size)
+{
+	struct tpgen_sym_info info;
+
+	if (tpgen_syms_user(syms, pid, v, &info) || !info.name) {
+		snprintf(buf, size, "0x%llx", v);
+		return false;
+	}
+	tpgen_sym_str(buf, size, &info, true);
+	return true;
+}
+{{/if}}
 {{#if SHOW_BYTES}}
 
 /* bytes as an address (127.0.0.1, ::1) or in hex */

@@ -39,7 +39,17 @@ static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *ob
 /* A stack's frames go under the line; kcaller's one frame is a column. */
 static bool under_line(const struct pvalue *vals, const struct pitem *it)
 {
-	return vals[it->val].stack && !it->caller;
+	return (vals[it->val].stack && !it->caller) || it->hidden;
+}
+
+/* usym()'s processes, members of records and keys that are no column */
+static int nr_hidden(const struct pitems *items)
+{
+	int n = 0;
+
+	for (int i = 0; i < items->nr; i++)
+		n += items->v[i].hidden;
+	return n;
 }
 
 /* kcaller's globs, a NULL-terminated array: (const char *const[]){ "_raw_spin_lock*", NULL } */
@@ -110,6 +120,8 @@ static void emit_json_members(struct strbuf *sb, const struct prog *p, const str
 		const struct pvalue *v = &vals[items->v[i].val];
 		const char *cname = items->v[i].cname;
 
+		if (items->v[i].hidden)
+			continue;	/* usym()'s process */
 		if (items->v[i].dec) {
 			emit_show_json(sb, &items->v[i], v, obj, indent);
 		} else if (items->v[i].caller) {
@@ -279,7 +291,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		for (j = 0; j < pr->print.nr; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 
-			if (under_line(pr->vals, &pr->print.v[j]))	/* its frames, indented under the line */
+			if (under_line(pr->vals, &pr->print.v[j]) && !pr->print.v[j].hidden)	/* its frames, under the line */
 				sb_printf(cases, "\tprint_stack(e->%s, %s, %d, \"        \", false);\n",
 					  pr->print.v[j].cname, v->stack == STACK_USER ? "true" : "false",
 					  pr->print.v[j].frames);
@@ -470,6 +482,8 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 				for (int j = 0; j < a->keys.nr; j++) {
 					const struct pvalue *v = &pr->vals[a->keys.v[j].val];
 
+					if (a->keys.v[j].hidden)
+						continue;	/* usym()'s process: read through .pid_off */
 					sb_puts(sb, "\t\t\t{ \"");
 					upper_into(sb, a->keys.v[j].cname);
 					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s",
@@ -487,9 +501,11 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 						sb_puts(sb, ", .caller = ");
 						caller_skip(sb, &a->keys.v[j]);
 					}
+					if (a->keys.v[j].dec && a->keys.v[j].dec->kind == DECODE_USYM)
+						sb_printf(sb, ", .pid_off = offsetof(%s, %s)", key, a->keys.v[j + 1].cname);
 					sb_puts(sb, " },\n");
 				}
-				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
+				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr - nr_hidden(&a->keys));
 			}
 			sb_printf(sb, "\t\t.fns = 0x%x,\n", a->fns);
 			for (int f = 0; f < AGG_NR_FNS; f++)

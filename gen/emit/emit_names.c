@@ -177,7 +177,10 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 				sb_printf(sb, "\tbool named_%s = ", it->cname);
 			else
 				sb_putc(sb, '\t');
-			if (show_is_bytes(it->dec))	/* a __u8[4], or a __be32 as it sits in memory */
+			if (it->dec->kind == DECODE_USYM)	/* the process is the member after it */
+				sb_printf(sb, "usym_name(%s%s, %s%s, n_%s, sizeof(n_%s));\n", obj, it->cname, obj,
+					  items->v[i + 1].cname, it->cname, it->cname);
+			else if (show_is_bytes(it->dec))	/* a __u8[4], or a __be32 as it sits in memory */
 				sb_printf(sb, "show_bytes(&%s, %s%s%s, sizeof(%s%s), n_%s, sizeof(n_%s));\n",
 					  it->dec->ident, v->kind == PV_BYTES ? "" : "&", obj, it->cname, obj,
 					  it->cname, it->cname, it->cname);

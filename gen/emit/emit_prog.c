@@ -127,6 +127,19 @@ static bool prog_globs(const struct prog *p)
 	return false;
 }
 
+/* usym(): the loader names user addresses of a process */
+static bool any_usym(const struct prog *p)
+{
+	const struct decode *const *v;
+	int n;
+
+	v = decodes_all(p, &n);
+	for (int i = 0; i < n; i++)
+		if (v[i]->kind == DECODE_USYM)
+			return true;
+	return false;
+}
+
 /* A key shows part of a stack (kstack(N), kcaller): rows that show alike are merged by the loader. */
 static bool keys_merge(const struct prog *p)
 {
@@ -275,6 +288,7 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "STACKS", p->any_stack ? "1" : "" },
 		{ "KSYMS", p->any_ksym ? "1" : "" },	/* ksym(), %pS: kernel addresses named */
 		{ "CALLER", p->any_caller ? "1" : "" },	/* kcaller: a frame of a kernel stack */
+		{ "USYM", any_usym(p) ? "1" : "" },	/* usym(): user addresses with their process */
 		{ "SYMS", p->any_stack || p->any_ksym ? "1" : "" },	/* the loader links tpgen_syms */
 		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		{ "ARGV", p->any_argv ? "1" : "" },

@@ -322,6 +322,7 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		}
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		it = &out->v[out->nr++];
+		memset(it, 0, sizeof(*it));
 		it->val = val;
 		it->dec = dec;
 		it->frames = frames;
@@ -349,6 +350,22 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 			j = -1;
 		}
 		free(cname);
+		if (dec && dec->kind == DECODE_USYM) {
+			/* the process the address is in, beside it: "<column>_pid" */
+			int pid = value_find(r, "PID", 0);
+			struct pitem *h;
+
+			if (pid < 0)
+				return pid;
+			out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+			it = &out->v[out->nr - 1];
+			h = &out->v[out->nr++];
+			memset(h, 0, sizeof(*h));
+			h->val = pid;
+			h->hidden = true;
+			h->label = xasprintf("%s_pid", it->label);
+			h->cname = xasprintf("%s_pid", it->cname);
+		}
 	}
 	return 0;
 }
@@ -632,7 +649,8 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 		sep = ", ";
 	}
 	for (int i = 0; i < a->keys.nr; i++)
-		sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
+		if (!a->keys.v[i].hidden)
+			sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
 	return sb_steal(&sb);
 }
 

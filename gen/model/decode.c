@@ -494,9 +494,10 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 		*out = simple(r->p, DECODE_IPV6);
 		return 0;
 	case DECODE_KSYM:
+	case DECODE_USYM:
 		if (v->stack || !(v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8)))
 			goto mismatch;
-		*out = simple(r->p, DECODE_KSYM);
+		*out = simple(r->p, fn);
 		return 0;
 	default:
 		break;
@@ -525,7 +526,8 @@ mismatch:
 	spec_error(r->p->spec, loc, off, "%s() needs %s, and the value is %s", decode_kinds[fn].fn,
 		   fn == DECODE_IPV4 ? "4 bytes (__u8[4]) or a 4-byte number (__be32)" :
 		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" :
-		   fn == DECODE_KSYM ? "an address (a pointer, or an 8-byte number)" : "a number",
+		   fn == DECODE_KSYM || fn == DECODE_USYM ? "an address (a pointer, or an 8-byte number)" :
+		   "a number",
 		   v->kind == PV_STR ? "a string" : v->kind == PV_PTR ? "a pointer" :
 		   v->kind == PV_BYTES ? "bytes" : v->stack ? "a stack" : "a number of another size");
 	return -EINVAL;

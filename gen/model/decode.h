@@ -9,7 +9,7 @@
  * event's print fmt decodes that field (__print_symbolic, __print_flags,
  * %pI4, %pI6c, %pS). Text shows the name; JSON keeps the number and adds
  * "<column>_name". Addresses are shown as text in both; a kernel or user
- * address (ksym(), %pS, %p) is a hex string in JSON.
+ * address (ksym(), usym(), %pS, %p) is a hex string in JSON.
  */
 #ifndef __TPGEN_DECODE_H
 #define __TPGEN_DECODE_H
@@ -61,6 +61,8 @@
 	X(KSYM, "ksym", "ksym", 24, false, "kernel symbols with their offset (%pS)", NULL)	\
 	/* the symbol alone, as %ps */							\
 	X(KSYM_NAME, NULL, "ksym_name", 24, false, "kernel symbols (%ps)", NULL)		\
+	/* an address of the process the event was in, with its tgid: "main+0x1a" */	\
+	X(USYM, "usym", "usym", 24, false, "user symbols of the process", NULL)		\
 	/* an address without a symbol, as %p: "0xffff8881..." */			\
 	X(ADDR, NULL, "addr", 18, false, "addresses in hex (%p)", NULL)
 
@@ -94,10 +96,10 @@ static inline bool decode_is_plain(enum decode_kind kind)
 	return kind == DECODE_NTOHS || kind == DECODE_ADDR;
 }
 
-/* A kernel address: a hex string in JSON, symbolized by the loader (ksym(), %pS, %ps). */
+/* An address: a hex string in JSON, symbolized by the loader (ksym(), %pS, %ps, usym()). */
 static inline bool decode_is_ksym(enum decode_kind kind)
 {
-	return kind == DECODE_KSYM || kind == DECODE_KSYM_NAME;
+	return kind == DECODE_KSYM || kind == DECODE_KSYM_NAME || kind == DECODE_USYM;
 }
 
 struct decode {

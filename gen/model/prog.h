@@ -111,6 +111,7 @@ struct pitem {
 	char **skip;		/* kcaller(GLOB, ...): the first kernel frame of none of these functions */
 	int nr_skip;
 	bool caller;		/* kcaller: the stack shown as one frame, a column */
+	bool hidden;		/* usym(x)'s process, the member after it: not a column of its own */
 };
 
 struct pitems {
@@ -279,7 +280,7 @@ struct prog {
 	bool live;		/* the running kernel's inputs: its syscall table can be read */
 	struct decodes *decodes;	/* how columns are shown (gen/model/decode.c) */
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
-	bool any_ksym;		/* ksym(), %pS: kernel addresses the loader names (tpgen_syms) */
+	bool any_ksym;		/* ksym(), usym(), %pS: addresses the loader names (tpgen_syms) */
 	bool any_caller;	/* kcaller: the loader picks a frame of a kernel stack */
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */

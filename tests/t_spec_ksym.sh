@@ -484,12 +484,12 @@ for line in open(sys.argv[1]):
         callers[caller(k, skip)] = callers.get(caller(k, skip), 0) + 1
     elif o.get("agg", "").startswith("by2_"):
         rows += 1
-        if not 1 <= len(o["kstack"]) <= 2 or own.match(o["kstack"][0]):
-            errs.append("kstack(2) key: %s" % o["kstack"])
-        k = (o["agg"], tuple(o["kstack"]))
         if not o["kstack"]:
             nostack_rows += o["count"]
             continue
+        if not 1 <= len(o["kstack"]) <= 2 or own.match(o["kstack"][0]):
+            errs.append("kstack(2) key: %s" % o["kstack"])
+        k = (o["agg"], tuple(o["kstack"]))
         if k in by2:
             errs.append("kstack(2) rows not merged: %s twice" % (k,))
         by2[k] = o["count"]

@@ -34,6 +34,21 @@ cd "$TPGEN_ROOT" || exit 1
 out=$T/out
 mkdir -p "$T/specs"
 
+# stop_bt PID: bpftrace prints its maps on SIGINT; under load a first one was
+# seen lost: ask again every 2 s, 30 s at most
+stop_bt() {
+	local i
+	for i in $(seq 15); do
+		kill -INT "$1" 2>/dev/null || break
+		for _ in 1 2 3 4; do
+			kill -0 "$1" 2>/dev/null || break 2
+			sleep 0.5
+		done
+	done
+	kill -0 "$1" 2>/dev/null && { kill -KILL "$1"; fail "bpftrace did not stop in 30 s"; }
+	wait "$1"
+}
+
 # settle FILE: wait (10 s at most) until FILE stops growing: a loader reads
 # /proc/kallsyms at its first name, and Ctrl-C stops it reading records
 settle() {
@@ -218,8 +233,7 @@ start ksymt
 workload
 settle "$T/ksymt.out"
 stop ksymt
-kill -INT $btpid
-wait $btpid
+stop_bt $btpid
 # text, on a second run
 "$out/ksymt/ksymt" >"$T/ksymt.txt" 2>"$T/ksymt.terr" &
 pid=$!
@@ -367,8 +381,7 @@ mkfifo "$T/uwl.fifo"
 uwpid=$!
 settle "$T/usymt.out"
 stop usymt
-kill -INT $btpid
-wait $btpid
+stop_bt $btpid
 kill $uwpid 2>/dev/null
 wait $uwpid 2>/dev/null
 python3 - "$T/usymt.out" "$ubt" <<'EOF' || fail "usymt: see above"

@@ -604,6 +604,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Failed to set up symbolization: %s\n", strerror(errno));
 		goto cleanup;
 	}
+	/*
+	 * /proc/kallsyms read now, with the programs loaded (their frames are
+	 * named), as libbpf-tools' ksyms__load(): not at the first record, which
+	 * Ctrl-C could cut short
+	 */
+	tpgen_syms_kernel(syms, 0, &(struct tpgen_sym_info){ 0 });
 {{/if}}
 	err = {{SKEL}}__attach(skel);
 	if (err) {

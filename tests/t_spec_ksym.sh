@@ -52,12 +52,13 @@ stop_bt() {
 # settle FILE: wait (10 s at most) until FILE stops growing: a loader reads
 # /proc/kallsyms at its first name, and Ctrl-C stops it reading records
 settle() {
-	local a b i
+	local a b i same=0
 	for i in $(seq 20); do
 		a=$(stat -c %s "$1")
 		sleep 0.5
 		b=$(stat -c %s "$1")
-		[ "$a" = "$b" ] && [ "$b" != 0 ] && return 0
+		[ "$a" = "$b" ] && [ "$b" != 0 ] && same=$((same + 1)) || same=0
+		[ $same -ge 3 ] && return 0
 	done
 }
 

@@ -1045,6 +1045,36 @@ int tpgen_syms_kernel(struct tpgen_syms *s, unsigned long long addr, struct tpge
 	return 0;
 }
 
+/*
+ * The frames the tracing itself adds on top of a kernel stack: the BPF
+ * program, and what runs it from the tracepoint (bpf_trace_run4() and
+ * __traceiter_sched_switch() under raw_tp and tp_btf, perf_trace_*() and
+ * trace_call_bpf() under a perf tracepoint, __bpf_trace_*() on older kernels).
+ */
+static const char *const tracing_frames[] = {
+	"bpf_prog_", "bpf_trace_run", "__bpf_trace_", "__traceiter_", "perf_trace_", "trace_call_bpf",
+	"bpf_trampoline_", "__bpf_prog_enter", "__bpf_prog_exit",
+};
+
+int tpgen_stack_tracing_frames(struct tpgen_syms *s, const unsigned long long *ips, int len)
+{
+	struct tpgen_sym_info info;
+	int n;
+
+	for (n = 0; n < len; n++) {
+		size_t i;
+
+		if (tpgen_syms_kernel(s, ips[n], &info))
+			break;
+		for (i = 0; i < sizeof(tracing_frames) / sizeof(tracing_frames[0]); i++)
+			if (!strncmp(info.name, tracing_frames[i], strlen(tracing_frames[i])))
+				break;
+		if (i == sizeof(tracing_frames) / sizeof(tracing_frames[0]))
+			break;
+	}
+	return n;
+}
+
 /* An address of 'p', a process as proc_get() returned it. */
 static int user_lookup(struct tpgen_syms *s, struct proc *p, unsigned long long addr, struct tpgen_sym_info *info)
 {

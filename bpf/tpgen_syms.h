@@ -55,6 +55,12 @@ int tpgen_syms_kernel(struct tpgen_syms *s, unsigned long long addr, struct tpge
  * process). info->name and info->module stay valid until the next call on 's'.
  */
 int tpgen_syms_user(struct tpgen_syms *s, int pid, unsigned long long addr, struct tpgen_sym_info *info);
+/*
+ * How many of a kernel stack's innermost frames are the tracing's own (the
+ * BPF program, bpf_trace_run*(), __traceiter_*(), perf_trace_*(), ...): the
+ * stack as the traced code saw it starts after them.
+ */
+int tpgen_stack_tracing_frames(struct tpgen_syms *s, const unsigned long long *ips, int len);
 /* Forget what is cached for 'pid' (it exited, or exec'd). */
 void tpgen_syms_forget(struct tpgen_syms *s, int pid);
 

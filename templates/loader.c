@@ -4,6 +4,9 @@
 #include <argp.h>
 #include <errno.h>
 #include <fcntl.h>
+{{#if CALLER}}
+#include <fnmatch.h>
+{{/if}}
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,7 +24,7 @@
 {{#if NAMES}}
 #include "tpgen_names.h"
 {{/if}}
-{{#if STACKS}}
+{{#if SYMS}}
 #include "tpgen_syms.h"
 {{/if}}
 
@@ -377,6 +380,11 @@ static const char *text_str(char *out, size_t size, const char *s, size_t n, con
 	return out;
 }
 {{/if}}
+{{#if SYMS}}
+
+/* kernel and user addresses named (kstack, ustack, ksym()) */
+static struct tpgen_syms *syms;
+{{/if}}
 {{#if NAMES}}
 {{> loader_names.c}}
 {{/if}}
@@ -648,12 +656,20 @@ int main(int argc, char **argv)
 {{/if}}
 {{#if STACKS}}
 	stack_fd = bpf_map__fd(skel->maps.{{STACK_MAP}});
+{{/if}}
+{{#if SYMS}}
 	syms = tpgen_syms_new();
 	if (!syms) {
 		err = -errno;
-		fprintf(stderr, "Failed to set up stack symbolization: %s\n", strerror(errno));
+		fprintf(stderr, "Failed to set up symbolization: %s\n", strerror(errno));
 		goto cleanup;
 	}
+	/*
+	 * /proc/kallsyms read now, with the programs loaded (their frames are
+	 * named), as libbpf-tools' ksyms__load(): not at the first record, which
+	 * Ctrl-C could cut short
+	 */
+	tpgen_syms_kernel(syms, 0, &(struct tpgen_sym_info){ 0 });
 {{/if}}
 	err = {{SKEL}}__attach(skel);
 	if (err) {
@@ -790,7 +806,7 @@ cleanup:
 	ring_buffer__free(rb);
 {{/if}}
 	{{SKEL}}__destroy(skel);
-{{#if STACKS}}
+{{#if SYMS}}
 	tpgen_syms_free(syms);
 {{/if}}
 	return err < 0 ? -err : 0;

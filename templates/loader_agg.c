@@ -11,6 +11,15 @@ struct col {
 	const struct show *show;	/* by name or as an address; NULL: as it is */
 	int width;			/* a column of names: its width, left-aligned; 0: a number's */
 {{/if}}
+{{#if STACKS}}
+	int frames;			/* kstack(N), ustack(N): at most N frames; 0: all */
+{{/if}}
+{{#if CALLER}}
+	const char *const *caller;	/* kcaller: the first frame outside these functions; NULL: a stack */
+{{/if}}
+{{#if USYM}}
+	unsigned int pid_off;		/* usym(): where the key keeps the address's process */
+{{/if}}
 };
 
 /* the functions of an aggregate */
@@ -186,6 +195,10 @@ static int col_width(const struct col *c)
 {
 	int w = c->kind == COL_STR ? 16 : c->kind == COL_PTR ? 18 : 7, n = strlen(c->name);
 
+{{#if CALLER}}
+	if (c->caller)
+		w = 24;
+{{/if}}
 {{#if NAMES}}
 	if (c->width)
 		w = c->width;
@@ -196,6 +209,10 @@ static int col_width(const struct col *c)
 /* names and strings are left-aligned, numbers right-aligned */
 static bool col_left(const struct col *c)
 {
+{{#if CALLER}}
+	if (c->caller)
+		return true;
+{{/if}}
 {{#if NAMES}}
 	if (c->width)
 		return true;
@@ -229,7 +246,15 @@ static void print_col(const struct col *c, const char *key, bool last)
 {{#if SHOW_VALUE}}
 
 {{#if SHOW_NAME}}
+{{#if USYM}}
+		if (c->show->kind == SHOW_USYM)	/* the process is kept beside the address */
+			named = usym_name(col_value(c, key), *(const __s32 *)(key + c->pid_off), buf, sizeof(buf));
+		else
+			named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
+{{#if !USYM}}
 		named = show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
+{{/if}}
 {{/if}}
 {{#if !SHOW_NAME}}
 		show_value(c->show, col_value(c, key), c->kind == COL_S, buf, sizeof(buf));
@@ -238,10 +263,14 @@ static void print_col(const struct col *c, const char *key, bool last)
 			printf(c->show->kind == SHOW_NTOHS ? "%*s" : "%-*s", w, buf);
 		else if (c->show->kind == SHOW_NTOHS)
 			printf("%s", buf);
+		else if (c->show->kind == SHOW_ADDR)
+			print_json_str(buf);
 {{#if SHOW_NAME}}
 		else {
-			/* the number, and its name beside it */
-			printf(c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
+			/* the number (an address: in hex), and its name beside it */
+			printf(c->show->kind == SHOW_KSYM || c->show->kind == SHOW_KSYM_NAME || c->show->kind == SHOW_USYM ?
+			       "\"0x%llx\",\"%s_name\":" :
+			       c->kind == COL_S ? "%lld,\"%s_name\":" : "%llu,\"%s_name\":",
 			       (long long)col_value(c, key), c->json);
 			print_json_name(buf, named);
 		}
@@ -261,10 +290,22 @@ static void print_col(const struct col *c, const char *key, bool last)
 		return;
 	}
 	v = col_value(c, key);
+{{#if CALLER}}
+	if (c->caller) {
+		char buf[128];
+
+		stack_caller(v, c->caller, buf, sizeof(buf));
+		if (env.json)
+			print_json_str(buf);
+		else
+			printf("%-*s", w, buf);
+		return;
+	}
+{{/if}}
 {{#if STACKS}}
 	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
 		if (env.json)	/* text: the frames follow the row */
-			print_stack_json(v, c->kind == COL_USTACK);
+			print_stack_json(v, c->kind == COL_USTACK, c->frames);
 		return;
 	}
 {{/if}}
@@ -304,6 +345,99 @@ static int read_global(const struct agg *a, bool reset, char **out)
 	}
 	*out = buf;
 	return 1;
+}
+
+{{/if}}
+{{#if STACK_MERGE}}
+{{AGG_MERGE}}
+
+/* a stack as a key shows it: its frames (at most c->frames), the tgid of a user stack */
+struct shown_stack {
+	__u64 v;
+	unsigned long long hash;
+	int n;
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+};
+
+/*
+ * kstack(N): each stack id of column c replaced by the first one whose
+ * frames show alike (the first N of the whole stacks). Returns 0 or -ENOMEM.
+ */
+static int shown_stacks(const struct col *c, char *buf, int n, size_t row)
+{
+	struct shown_stack *seen = calloc(n, sizeof(*seen)), cur;
+	int nseen = 0, pid;
+
+	if (!seen)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++) {
+		char *key = buf + i * row;
+		int j;
+
+		cur.v = (__u64)col_value(c, key);
+{{#if CALLER}}
+		if (c->caller) {	/* the frame it shows */
+			char name[128];
+
+			cur.ips[0] = stack_caller(cur.v, c->caller, name, sizeof(name));
+			cur.n = 1;
+		} else
+{{/if}}
+		cur.n = stack_read(cur.v, c->kind == COL_USTACK, c->frames, cur.ips, &pid);
+		/* FNV-1a over the frames, and the process of a user stack */
+		cur.hash = 14695981039346656037ULL ^ (c->kind == COL_USTACK ? cur.v >> 32 : 0);
+		for (j = 0; j < cur.n; j++)
+			cur.hash = (cur.hash ^ cur.ips[j]) * 1099511628211ULL;
+		for (j = 0; j < nseen; j++)
+			if (seen[j].hash == cur.hash && seen[j].n == cur.n &&
+			    (c->kind != COL_USTACK || seen[j].v >> 32 == cur.v >> 32) &&
+			    !memcmp(seen[j].ips, cur.ips, cur.n * sizeof(cur.ips[0])))
+				break;
+		if (j < nseen)
+			memcpy(key + c->off, &seen[j].v, sizeof(seen[j].v));
+		else
+			seen[nseen++] = cur;
+	}
+	free(seen);
+	return 0;
+}
+
+/* Rows whose keys show alike (kstack(N)) made one: their values merged. Returns the rows left. */
+static int merge_rows(const struct agg *a, char *buf, int n)
+{
+	size_t row = a->key_size + a->val_size;
+	bool any = false;
+	int m = 0;
+
+	for (int k = 0; k < a->nr_keys; k++) {
+{{#if CALLER}}
+		if (!a->keys[k].frames && !a->keys[k].caller)
+			continue;
+{{/if}}
+{{#if !CALLER}}
+		if (!a->keys[k].frames)
+			continue;
+{{/if}}
+		if (shown_stacks(&a->keys[k], buf, n, row))
+			return n;	/* no memory: the rows of the whole stacks */
+		any = true;
+	}
+	if (!any)
+		return n;
+	sort_agg = a;
+	qsort(buf, n, row, cmp_keys);
+	for (int i = 0; i < n; i++) {
+		char *r = buf + i * row;
+
+		if (m && !cmp_keys(buf + (m - 1) * row, r)) {
+			agg_merge(a, buf + (m - 1) * row + a->key_size, r + a->key_size);
+			continue;
+		}
+		if (m != i)
+			memmove(buf + m * row, r, row);
+		m++;
+	}
+	return m;
 }
 
 {{/if}}
@@ -383,6 +517,9 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 		n = kept;
 	}
 {{/if}}
+{{#if STACK_MERGE}}
+	n = merge_rows(a, buf, n);
+{{/if}}
 	sort_agg = a;
 	qsort(buf, n, row, cmp_rows);
 	*out = buf;
@@ -391,8 +528,13 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 
 {{#if STACKS}}
 
+/* a key whose frames go under the row (kcaller's one frame is a column) */
 static bool is_stack(const struct col *c)
 {
+{{#if CALLER}}
+	if (c->caller)
+		return false;
+{{/if}}
 	return c->kind == COL_KSTACK || c->kind == COL_USTACK;
 }
 
@@ -404,7 +546,7 @@ static void print_row_stacks(const struct agg *a, const char *key)
 	for (int k = 0; k < a->nr_keys; k++)
 		if (is_stack(&a->keys[k]))
 			any |= print_stack(col_value(&a->keys[k], key), a->keys[k].kind == COL_USTACK,
-					   "        ", any);
+					   a->keys[k].frames, "        ", any);
 }
 
 /*
@@ -423,10 +565,10 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 	for (k = 0; k < a->nr_keys; k++) {
 		const struct col *c = &a->keys[k];
 
-		if (c->kind == COL_KSTACK && !kn)
-			kn = stack_read(col_value(c, key), kips, &kpid);
+		if (c->kind == COL_KSTACK && !kn && is_stack(c))	/* kcaller: a part of the prefix */
+			kn = stack_read(col_value(c, key), false, c->frames, kips, &kpid);
 		else if (c->kind == COL_USTACK && !un)
-			un = stack_read(col_value(c, key), uips, &pid);
+			un = stack_read(col_value(c, key), true, c->frames, uips, &pid);
 		else if (!is_stack(c) && len + 1 < sizeof(prefix)) {
 			char part[1024];
 			size_t start = len;
@@ -434,6 +576,10 @@ static void print_folded(const struct agg *a, const char *key, const char *val)
 			/* a ';' in a key would split the frame: \x3b; a space, '_' as before */
 			if (c->kind == COL_STR)
 				text_str(part, sizeof(part), key + c->off, c->size, ";");
+{{#if CALLER}}
+			else if (c->caller)
+				stack_caller(col_value(c, key), c->caller, part, sizeof(part));
+{{/if}}
 			else if (c->kind == COL_S)
 				snprintf(part, sizeof(part), "%lld", (long long)col_value(c, key));
 			else

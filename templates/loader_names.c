@@ -56,6 +56,23 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 		v = tpgen_be16((unsigned short)v);
 		is_signed = false;
 		break;
+	case SHOW_ADDR:
+		snprintf(buf, size, "0x%llx", v);
+		return false;
+{{#if KSYMS}}
+	case SHOW_KSYM:
+	case SHOW_KSYM_NAME: {
+		struct tpgen_sym_info info;
+
+		/* as %pS and %ps print it; no symbol: the address */
+		if (tpgen_syms_kernel(syms, v, &info)) {
+			snprintf(buf, size, "0x%llx", v);
+			return false;
+		}
+		tpgen_sym_str(buf, size, &info, s->kind == SHOW_KSYM);
+		return true;
+	}
+{{/if}}
 	default:
 		name = show_name(s->kind, v);
 		break;
@@ -66,6 +83,21 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 	}
 	snprintf(buf, size, is_signed ? "%lld" : "%llu", v);
 	return false;
+}
+{{/if}}
+{{#if USYM}}
+
+/* usym(): an address of process 'pid', "symbol+0xoff" (its ELF symbols); no symbol: the address */
+static bool usym_name(unsigned long long v, int pid, char *buf, size_t size)
+{
+	struct tpgen_sym_info info;
+
+	if (tpgen_syms_user(syms, pid, v, &info) || !info.name) {
+		snprintf(buf, size, "0x%llx", v);
+		return false;
+	}
+	tpgen_sym_str(buf, size, &info, true);
+	return true;
 }
 {{/if}}
 {{#if SHOW_BYTES}}

@@ -12,6 +12,9 @@
 #include "model/decode.h"
 #include "emit/emit_prog.h"
 
+/* a kcaller column's width: "symbol+0xoff" */
+#define CALLER_WIDTH	24
+
 static const char *printf_conv(const struct pvalue *v)
 {
 	if (v->kind == PV_STR)
@@ -31,6 +34,33 @@ static void printf_arg(struct strbuf *sb, const struct pvalue *v, const char *ob
 		sb_printf(sb, ", (%s long long)%s%s", v->is_signed ? "" : "unsigned", obj, cname);
 	else
 		sb_printf(sb, ", %s%s", obj, cname);
+}
+
+/* A stack's frames go under the line; kcaller's one frame is a column. */
+static bool under_line(const struct pvalue *vals, const struct pitem *it)
+{
+	return (vals[it->val].stack && !it->caller) || it->hidden;
+}
+
+/* usym()'s processes, members of records and keys that are no column */
+static int nr_hidden(const struct pitems *items)
+{
+	int n = 0;
+
+	for (int i = 0; i < items->nr; i++)
+		n += items->v[i].hidden;
+	return n;
+}
+
+/* kcaller's globs, a NULL-terminated array: (const char *const[]){ "_raw_spin_lock*", NULL } */
+static void caller_skip(struct strbuf *sb, const struct pitem *it)
+{
+	sb_puts(sb, "(const char *const[]){ ");
+	for (int i = 0; i < it->nr_skip; i++) {
+		c_string(sb, it->skip[i]);
+		sb_puts(sb, ", ");
+	}
+	sb_puts(sb, "NULL }");
 }
 
 static int col_width(const struct pvalue *v, const char *cname)
@@ -55,16 +85,19 @@ static void emit_columns(struct strbuf *fmt, struct strbuf *args, const struct p
 {
 	int j, n = items->nr;
 
-	while (n > 0 && vals[items->v[n - 1].val].stack)
+	while (n > 0 && under_line(vals, &items->v[n - 1]))
 		n--;	/* stacks go under the line */
 	for (j = 0; j < n; j++) {
 		const struct pvalue *v = &vals[items->v[j].val];
 		const struct decode *dc = items->v[j].dec;
 
-		if (v->stack)
+		if (under_line(vals, &items->v[j]))
 			continue;
 		if (j == n - 1)
 			sb_printf(fmt, "%s%%s", sep);
+		else if (items->v[j].caller)
+			sb_printf(fmt, "%s%%-%ds", sep, CALLER_WIDTH > (int)strlen(items->v[j].name) ?
+				  CALLER_WIDTH : (int)strlen(items->v[j].name));
 		else if (dc && dc->kind != DECODE_NTOHS)
 			sb_printf(fmt, "%s%%-%ds", sep, show_width(dc, items->v[j].name));
 		else
@@ -87,12 +120,17 @@ static void emit_json_members(struct strbuf *sb, const struct prog *p, const str
 		const struct pvalue *v = &vals[items->v[i].val];
 		const char *cname = items->v[i].cname, *name = items->v[i].name;
 
+		if (items->v[i].hidden)
+			continue;	/* usym()'s process */
 		if (items->v[i].dec) {
 			emit_show_json(sb, &items->v[i], v, obj, indent);
+		} else if (items->v[i].caller) {
+			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n%sprint_json_str(n_%s);\n", indent, name, indent,
+				  cname);
 		} else if (v->stack) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, name);
-			sb_printf(sb, "%sprint_stack_json(%s%s, %s);\n", indent, obj, cname,
-				  v->stack == STACK_USER ? "true" : "false");
+			sb_printf(sb, "%sprint_stack_json(%s%s, %s, %d);\n", indent, obj, cname,
+				  v->stack == STACK_USER ? "true" : "false", items->v[i].frames);
 		} else if (v->kind == PV_STR) {
 			sb_printf(sb, "%sprintf(\",\\\"%s\\\":\");\n", indent, name);
 			if (v->argv)
@@ -199,7 +237,7 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		sb_puts(cases, "\tprintf(\"");
 		if (nprint > 1)
 			sb_printf(cases, " %%-%ds", evw);
-		for (n = pr->print.nr; n > 0 && pr->vals[pr->print.v[n - 1].val].stack; n--)
+		for (n = pr->print.nr; n > 0 && under_line(pr->vals, &pr->print.v[n - 1]); n--)
 			;	/* stacks go under the line */
 		for (j = 0; j < n; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
@@ -207,9 +245,16 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 			const struct decode *dc = pr->print.v[j].dec;
 			bool last = j == n - 1;
 
-			if (v->stack)
+			if (under_line(pr->vals, &pr->print.v[j]))
 				continue;
-			if (dc && nprint > 1)
+			if (pr->print.v[j].caller && nprint > 1)
+				sb_printf(cases, " %s=%%s", name);
+			else if (pr->print.v[j].caller && last)
+				sb_puts(cases, " %s");
+			else if (pr->print.v[j].caller)
+				sb_printf(cases, " %%-%ds", CALLER_WIDTH > (int)strlen(name) ? CALLER_WIDTH :
+					  (int)strlen(name));
+			else if (dc && nprint > 1)
 				sb_printf(cases, " %s=%%s", name);
 			else if (dc && last)
 				sb_puts(cases, " %s");
@@ -231,9 +276,9 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		if (nprint > 1)
 			sb_printf(cases, ", \"%s\"", pr->event);
 		for (j = 0; j < pr->print.nr; j++) {
-			if (pr->vals[pr->print.v[j].val].stack)
+			if (under_line(pr->vals, &pr->print.v[j]))
 				continue;
-			if (pr->print.v[j].dec)
+			if (pr->print.v[j].dec || pr->print.v[j].caller)
 				sb_printf(cases, ", n_%s", pr->print.v[j].cname);
 			else if (is_text(&pr->vals[pr->print.v[j].val], pr->print.v[j].dec))
 				sb_printf(cases, ", t_%s", pr->print.v[j].cname);
@@ -246,9 +291,10 @@ void emit_header_and_cases(struct strbuf *hdr, struct strbuf *cases, const struc
 		for (j = 0; j < pr->print.nr; j++) {
 			const struct pvalue *v = &pr->vals[pr->print.v[j].val];
 
-			if (v->stack)	/* its frames, indented under the line */
-				sb_printf(cases, "\tprint_stack(e->%s, %s, \"        \", false);\n", pr->print.v[j].cname,
-					  v->stack == STACK_USER ? "true" : "false");
+			if (under_line(pr->vals, &pr->print.v[j]) && !pr->print.v[j].hidden)	/* its frames, under the line */
+				sb_printf(cases, "\tprint_stack(e->%s, %s, %d, \"        \", false);\n",
+					  pr->print.v[j].cname, v->stack == STACK_USER ? "true" : "false",
+					  pr->print.v[j].frames);
 		}
 		sb_puts(cases, "\tbreak;\n}\n");
 	}
@@ -341,6 +387,77 @@ void emit_agg_fns(struct strbuf *decl, struct strbuf *offsets, struct strbuf *co
 	sb_puts(cols, "\t}\n}");
 }
 
+/* "AGG_HIST | AGG_LHIST" */
+static void agg_mask(struct strbuf *sb, unsigned int mask)
+{
+	const char *sep = "";
+
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		if (!(mask & (1u << f)))
+			continue;
+		sb_printf(sb, "%sAGG_", sep);
+		upper_into(sb, agg_fns[f].name);
+		sep = " | ";
+	}
+}
+
+/*
+ * The loader's agg_merge(), from model/aggfns.h: a row's value made part of
+ * another's, each member as its function says (count and sums added, min
+ * and max the least and most, histograms' slots added), each member once.
+ */
+void emit_agg_merge(struct strbuf *sb)
+{
+	sb_puts(sb, "/* the value of a row made part of another's (keys shown alike) */\n"
+		"static void agg_merge(const struct agg *a, char *dst, const char *src)\n{\n"
+		"\t__u64 x, y;\n\n");
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		const struct agg_fn_desc *d = &agg_fns[f];
+		unsigned int mask = 0;
+		const char *off = "";
+		int g;
+
+		if (!d->member)
+			continue;
+		for (g = 0; g < f; g++)
+			if (agg_fns[g].member && !strcmp(agg_fns[g].member, d->member))
+				break;
+		if (g < f)
+			continue;	/* a member of an earlier function's */
+		for (g = f; g < AGG_NR_FNS; g++)
+			if (agg_fns[g].member && !strcmp(agg_fns[g].member, d->member))
+				mask |= 1u << g;
+		sb_puts(sb, "\tif (a->fns & (");
+		agg_mask(sb, mask);
+		sb_printf(sb, ")) {\t/* %s */\n", d->member);
+		if (d->type == AGG_M_SLOTS) {
+			sb_printf(sb, "\t\tfor (unsigned int i = 0; i < a->nslots; i++) {\n");
+			off = " + i * 8";
+		}
+		sb_printf(sb, "%s\tx = val_u64(dst, a->off_%s%s);\n%s\ty = val_u64(src, a->off_%s%s);\n",
+			  *off ? "\t\t" : "\t", d->member, off, *off ? "\t\t" : "\t", d->member, off);
+		switch (d->merge) {
+		case AGG_MERGE_MIN:
+		case AGG_MERGE_MAX:
+			sb_puts(sb, "\t\tif (a->is_signed & (");
+			agg_mask(sb, mask);
+			sb_printf(sb, ") ? (__s64)y %s (__s64)x : y %s x)\n"
+				  "\t\t\tmemcpy(dst + a->off_%s, &y, 8);\n",
+				  d->merge == AGG_MERGE_MIN ? "<" : ">", d->merge == AGG_MERGE_MIN ? "<" : ">",
+				  d->member);
+			break;
+		default:
+			sb_printf(sb, "%s\tx += y;\n%s\tmemcpy(dst + a->off_%s%s, &x, 8);\n",
+				  *off ? "\t\t" : "\t", *off ? "\t\t" : "\t", d->member, off);
+			break;
+		}
+		if (*off)
+			sb_puts(sb, "\t\t}\n");
+		sb_puts(sb, "\t}\n");
+	}
+	sb_puts(sb, "}");
+}
+
 /* The loader's description of each aggregation: print_agg() reads it. */
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p)
 {
@@ -369,6 +486,8 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 				for (int j = 0; j < a->keys.nr; j++) {
 					const struct pvalue *v = &pr->vals[a->keys.v[j].val];
 
+					if (a->keys.v[j].hidden)
+						continue;	/* usym()'s process: read through .pid_off */
 					sb_puts(sb, "\t\t\t{ \"");
 					upper_into(sb, a->keys.v[j].name);
 					sb_printf(sb, "\", \"%s\", offsetof(%s, %s), sizeof(((%s *)0)->%s), %s",
@@ -380,9 +499,17 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 							  show_width(a->keys.v[j].dec, a->keys.v[j].name));
 					else if (p->any_names)
 						sb_puts(sb, ", NULL, 0");
+					if (p->any_stack)	/* designated: the members after it need none */
+						sb_printf(sb, ", .frames = %d", a->keys.v[j].frames);
+					if (a->keys.v[j].caller) {
+						sb_puts(sb, ", .caller = ");
+						caller_skip(sb, &a->keys.v[j]);
+					}
+					if (a->keys.v[j].dec && a->keys.v[j].dec->kind == DECODE_USYM)
+						sb_printf(sb, ", .pid_off = offsetof(%s, %s)", key, a->keys.v[j + 1].cname);
 					sb_puts(sb, " },\n");
 				}
-				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr);
+				sb_printf(sb, "\t\t},\n\t\t.nr_keys = %d,\n", a->keys.nr - nr_hidden(&a->keys));
 			}
 			sb_printf(sb, "\t\t.fns = 0x%x,\n", a->fns);
 			for (int f = 0; f < AGG_NR_FNS; f++)

@@ -146,16 +146,30 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 	for (int i = 0; i < items->nr; i++) {
 		const struct pitem *it = &items->v[i];
 
-		if (!it->dec)
+		if (!it->dec && !it->caller)
 			continue;
-		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec->kind == DECODE_FLAGS ? 256 : 64);
+		sb_printf(sb, "\tchar n_%s[%d];\n", it->cname, it->dec && it->dec->kind == DECODE_FLAGS ? 256 :
+			  it->caller ? 128 : 64);
+	}
+	for (int i = 0; i < items->nr; i++) {	/* kcaller: a frame of the stack */
+		const struct pitem *it = &items->v[i];
+
+		if (!it->caller)
+			continue;
+		sb_printf(sb, "\tstack_caller(%s%s, ", obj, it->cname);
+		sb_puts(sb, "(const char *const[]){ ");
+		for (int k = 0; k < it->nr_skip; k++) {
+			c_string(sb, it->skip[k]);
+			sb_puts(sb, ", ");
+		}
+		sb_printf(sb, "NULL }, n_%s, sizeof(n_%s));\n", it->cname, it->cname);
 	}
 	/* declarations first: numbers with names, then ports and bytes */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < items->nr; i++) {
 			const struct pitem *it = &items->v[i];
 			const struct pvalue *v = &pr->vals[it->val];
-			bool named = it->dec && !show_is_bytes(it->dec) && it->dec->kind != DECODE_NTOHS;
+			bool named = it->dec && !show_is_bytes(it->dec) && !decode_is_plain(it->dec->kind);
 
 			if (!it->dec || named != !pass)
 				continue;
@@ -163,7 +177,10 @@ void emit_show_locals(struct strbuf *sb, const struct pprobe *pr, const struct p
 				sb_printf(sb, "\tbool named_%s = ", it->cname);
 			else
 				sb_putc(sb, '\t');
-			if (show_is_bytes(it->dec))	/* a __u8[4], or a __be32 as it sits in memory */
+			if (it->dec->kind == DECODE_USYM)	/* the process is the member after it */
+				sb_printf(sb, "usym_name(%s%s, %s%s, n_%s, sizeof(n_%s));\n", obj, it->cname, obj,
+					  items->v[i + 1].cname, it->cname, it->cname);
+			else if (show_is_bytes(it->dec))	/* a __u8[4], or a __be32 as it sits in memory */
 				sb_printf(sb, "show_bytes(&%s, %s%s%s, sizeof(%s%s), n_%s, sizeof(n_%s));\n",
 					  it->dec->ident, v->kind == PV_BYTES ? "" : "&", obj, it->cname, obj,
 					  it->cname, it->cname, it->cname);
@@ -186,6 +203,13 @@ void emit_show_json(struct strbuf *sb, const struct pitem *it, const struct pval
 			  it->cname);
 	} else if (it->dec->kind == DECODE_NTOHS) {
 		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%s\", n_%s);\n", indent, it->name, it->cname);
+	} else if (it->dec->kind == DECODE_ADDR) {
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"%%s\\\"\", n_%s);\n", indent, it->name, it->cname);
+	} else if (decode_is_ksym(it->dec->kind)) {
+		/* the address as a hex string, and its symbol beside it */
+		sb_printf(sb, "%sprintf(\",\\\"%s\\\":\\\"0x%%llx\\\",\\\"%s_name\\\":\", (unsigned long long)%s%s);\n",
+			  indent, it->name, it->name, obj, it->cname);
+		sb_printf(sb, "%sprint_json_name(n_%s, named_%s);\n", indent, it->cname, it->cname);
 	} else {
 		sb_printf(sb, "%sprintf(\",\\\"%s\\\":%%%s,\\\"%s_name\\\":\", %s%s%s);\n", indent, it->name, conv,
 			  it->name, cast, obj, it->cname);

@@ -70,7 +70,7 @@ static void shows_used(const struct prog *p, bool *value, bool *bytes, bool *nam
 			*bytes = true;
 		} else {
 			*value = true;
-			*name |= v[i]->kind != DECODE_NTOHS;
+			*name |= !decode_is_plain(v[i]->kind);
 		}
 	}
 }
@@ -127,6 +127,30 @@ static bool prog_globs(const struct prog *p)
 	return false;
 }
 
+/* usym(): the loader names user addresses of a process */
+static bool any_usym(const struct prog *p)
+{
+	const struct decode *const *v;
+	int n;
+
+	v = decodes_all(p, &n);
+	for (int i = 0; i < n; i++)
+		if (v[i]->kind == DECODE_USYM)
+			return true;
+	return false;
+}
+
+/* A key shows part of a stack (kstack(N), kcaller): rows that show alike are merged by the loader. */
+static bool keys_merge(const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_aggs; k++)
+			for (int j = 0; j < p->probes[i].aggs[k].keys.nr; j++)
+				if (p->probes[i].aggs[k].keys.v[j].frames || p->probes[i].aggs[k].keys.v[j].caller)
+					return true;
+	return false;
+}
+
 /* The parts of the pair that vary with the spec: each is a template variable's text. */
 enum part {
 	PART_DESC, PART_TYPES, PART_RECORDS, PART_MAPS, PART_HANDLERS, PART_HEADER, PART_CASES,
@@ -134,7 +158,7 @@ enum part {
 	PART_AGG_OFFSETS, PART_AGG_COLUMNS, PART_LAYOUT, PART_SHOWS, PART_SHOW_KINDS, PART_SHOW_NAMES,
 	PART_PARAM_GLOBALS, PART_PARAM_FIELDS, PART_PARAM_DEFAULTS, PART_PARAM_OPTS, PART_PARAM_CASES,
 	PART_PARAM_ARGS, PART_PARAM_SET,
-	PART_METRICS, PART_METRIC_EVENTS, PART_METRICS_DOC, NR_PARTS
+	PART_METRICS, PART_METRIC_EVENTS, PART_METRICS_DOC, PART_AGG_MERGE, NR_PARTS
 };
 
 static const char *text(const struct strbuf *sb)
@@ -161,6 +185,8 @@ static void emit_parts(struct strbuf *part, const struct prog *p)
 		emit_agg_fns(&part[PART_AGG_FNS], &part[PART_AGG_OFFSETS], &part[PART_AGG_COLUMNS]);
 		emit_metrics(&part[PART_METRICS], &part[PART_METRIC_EVENTS], &part[PART_METRICS_DOC], p);
 	}
+	if (keys_merge(p))
+		emit_agg_merge(&part[PART_AGG_MERGE]);
 	if (p->any_ctx)
 		emit_layout(&part[PART_LAYOUT], p);
 	emit_shows(&part[PART_SHOWS], p);
@@ -240,6 +266,8 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "AGG_FNS", text(&part[PART_AGG_FNS]) },
 		{ "AGG_OFFSETS", text(&part[PART_AGG_OFFSETS]) },
 		{ "AGG_COLUMNS", text(&part[PART_AGG_COLUMNS]) },
+		{ "AGG_MERGE", text(&part[PART_AGG_MERGE]) },
+		{ "STACK_MERGE", keys_merge(p) ? "1" : "" },	/* kstack(N) keys: rows merged */
 		{ "JSON_STR", needs_json_str(p, show_bytes, show_name) ? "1" : "" },
 		{ "TEXT_STR", emit_needs_text(p) ? "1" : "" },	/* text_str(): strings escaped for a terminal */
 		{ "EVENT_TYPES", text(&part[PART_TYPES]) },
@@ -259,6 +287,10 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "SHOW_KINDS", text(&part[PART_SHOW_KINDS]) },
 		{ "SHOW_NAMES", text(&part[PART_SHOW_NAMES]) },
 		{ "STACKS", p->any_stack ? "1" : "" },
+		{ "KSYMS", p->any_ksym ? "1" : "" },	/* ksym(), %pS: kernel addresses named */
+		{ "CALLER", p->any_caller ? "1" : "" },	/* kcaller: a frame of a kernel stack */
+		{ "USYM", any_usym(p) ? "1" : "" },	/* usym(): user addresses with their process */
+		{ "SYMS", p->any_stack || p->any_ksym ? "1" : "" },	/* the loader links tpgen_syms */
 		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		{ "ARGV", p->any_argv ? "1" : "" },
 		{ "START", p->any_start ? "1" : "" },
@@ -323,8 +355,8 @@ int emit_prog(struct prog *p, const struct templates *tmpls, struct prog_file **
 
 		err = copy_file(tmpls, names_files[i], files, nr_files);
 	}
-	/* kstack, ustack: the loader symbolizes them with tpgen_syms (libdwfl) */
-	for (i = 0; !err && p->any_stack && i < 2; i++) {
+	/* kstack, ustack, ksym(): the loader symbolizes them with tpgen_syms (libdwfl) */
+	for (i = 0; !err && (p->any_stack || p->any_ksym) && i < 2; i++) {
 		const char *name = i ? "tpgen_syms.h" : "tpgen_syms.c";
 
 		err = copy_file(tmpls, name, files, nr_files);

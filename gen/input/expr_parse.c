@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lib/limits.h"
+#include "model/decode.h"
 #include "model/expr.h"
 
 enum tok {
@@ -286,6 +287,37 @@ void expr_free(struct expr *e)
 static int parse_cond(struct parser *p, struct expr **out);
 
 /*
+ * "name(...)": expressions have no calls. The functions a spec knows show a
+ * whole print item or key (model/decode.h's list, and the stacks' frame
+ * limit); say so, and name them.
+ */
+static int call(struct parser *p, size_t off)
+{
+	static const char *const fns[] = {
+#define X(id, fn, ...)	fn,
+		DECODE_KINDS(X)
+#undef X
+	};
+	char known[256] = "";
+	size_t n = 0;
+	bool shows = false;
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++) {
+		if (!fns[i])
+			continue;
+		shows |= !strcmp(fns[i], p->text);
+		n += snprintf(known + n, sizeof(known) - n, "%s%s()", n ? ", " : "", fns[i]);
+	}
+	shows |= !strcmp(p->text, "kstack") || !strcmp(p->text, "ustack") || !strcmp(p->text, "kcaller");
+	n += snprintf(known + n, sizeof(known) - n, ", kstack(N), ustack(N), kcaller(GLOB, ...)");
+	if (shows)
+		return perr(p, off, "%s() shows a whole print item or aggregation key ('print: [%s(x)]'); "
+			    "it is not a value an expression can use", p->text, p->text);
+	return perr(p, off, "unknown function '%s'; the functions are %s, each around a whole print "
+		    "item or aggregation key", p->text, known);
+}
+
+/*
  * "((struct tcp_sock *)sk)->srtt_us": after "(", the cast; a name, ")" and
  * a member path follow. One reference, its text in that canonical form.
  */
@@ -387,9 +419,12 @@ static int parse_unary(struct parser *p, struct expr **out)
 			return err;
 		}
 		break;
+	case T_NAME:
+		if (p->s[p->pos + strspn(p->s + p->pos, " \t")] == '(')
+			return call(p, off);
+		/* fallthrough */
 	case T_NUM:
 	case T_STR:
-	case T_NAME:
 	case T_BARE:
 		e = node(p, p->tok == T_NUM ? EX_NUM : p->tok == T_NAME ? EX_REF : EX_STR, off);
 		e->text = p->text;

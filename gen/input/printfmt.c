@@ -9,6 +9,7 @@
  * line costs nothing. Conversions (%pI4 ...) are matched to arguments by
  * counting, as printf does.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -491,6 +492,17 @@ static void read_conversions(struct reader *r, const char *fmt, const int *args,
 			n = 0;		/* %pm: no colons; kept as it is written in conv */
 			for (p++; n < 7 && (*p == 'R' || *p == 'F'); p++)
 				flags[n++] = *p;
+		} else if (*p == 'S' || *p == 'B' || *p == 'F') {
+			kind = PF_ADDR_KSYM;	/* vsprintf's symbol+0xoff/0xsize: "R", "b" after it */
+			for (p++; n < 7 && (*p == 'R' || *p == 'b'); p++)
+				flags[n++] = *p;
+		} else if (*p == 's' || *p == 'f') {
+			kind = PF_ADDR_KSYM_NAME;
+			p++;
+		} else if (*p == 'x' || *p == 'K' || !isalnum((unsigned char)*p)) {
+			kind = PF_ADDR_PTR;	/* a plain %p (hashed by the kernel), %px, %pK */
+			if (*p == 'x' || *p == 'K')
+				p++;
 		} else {
 			k++;
 			continue;

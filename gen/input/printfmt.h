@@ -5,7 +5,8 @@
  *   __print_symbolic(REC->state, { 1, "TCP_ESTABLISHED" }, ...)   a value -> a name
  *   __print_flags(REC->flags, "|", { 0x1, "A" }, { 0x2, "B" })     bits -> "A|B"
  *   (and their _u64 forms), and the fields printed as addresses or bytes:
- *   %pI4 %pI6 %pI6c %pIS[pc] %pM, __print_hex(REC->field, len).
+ *   %pI4 %pI6 %pI6c %pIS[pc] %pM, __print_hex(REC->field, len); and the
+ *   addresses: %pS %pB (symbol+offset), %ps (symbol), %p %px %pK (hex).
  *
  * Values are C constant expressions (1 << 3, ((unsigned long)(0x400u)), -1,
  * enum constants the kernel left unexpanded, resolved through pf_env); the
@@ -66,6 +67,9 @@ enum pf_addr_kind {
 	PF_ADDR_SOCKADDR,	/* %pIS[pc...]: struct sockaddr_in/_in6 */
 	PF_ADDR_MAC,		/* %pM: 6 bytes, aa:bb:cc:dd:ee:ff */
 	PF_ADDR_HEX,		/* __print_hex(REC->field, len), __print_hex_str */
+	PF_ADDR_KSYM,		/* %pS, %pB (%pF, %pSR): a kernel text address, "symbol+0xoff" */
+	PF_ADDR_KSYM_NAME,	/* %ps (%pf): the symbol without its offset */
+	PF_ADDR_PTR,		/* %p, %px, %pK (no extension letter): an address, in hex */
 };
 
 struct pf_addr {

@@ -149,6 +149,111 @@ static bool is_libc_macro(const char *s)
 	return false;
 }
 
+/*
+ * kstack(N), ustack(N): the stack with at most N frames shown, as bpftrace's
+ * kstack(n). Returns N (> 0), 0 for another item, or -EINVAL (reported);
+ * the value, "kstack", is written into 'inner' at the same columns.
+ */
+static int stack_limit(struct resolver *r, const struct spec_item *it, struct spec_item *inner)
+{
+	const char *s = it->expr.s;
+	size_t b = strspn(s, " \t"), open, num, end;
+	long n = 0;
+
+	if (strncmp(s + b, "kstack", 6) && strncmp(s + b, "ustack", 6))
+		return 0;
+	open = b + 6 + strspn(s + b + 6, " \t");
+	if (s[open] != '(')
+		return 0;
+	num = open + 1 + strspn(s + open + 1, " \t");
+	for (end = num; s[end] >= '0' && s[end] <= '9' && end - num < 4; end++)
+		n = n * 10 + s[end] - '0';
+	if (end == num || n < 1 || n > STACK_DEPTH || (s[end] >= '0' && s[end] <= '9')) {
+		spec_error(r->p->spec, &it->expr.loc, num, "%.6s(N): N is how many frames to show, 1 to %d",
+			   s + b, STACK_DEPTH);
+		return -EINVAL;
+	}
+	end += strspn(s + end, " \t");
+	if (s[end] != ')' || s[end + 1 + strspn(s + end + 1, " \t")]) {
+		spec_error(r->p->spec, &it->expr.loc, end, s[end] != ')' ? "expected ')' of %.6s(N)" :
+			   "%.6s(N) is a whole item: nothing may follow it", s + b);
+		return -EINVAL;
+	}
+	*inner = *it;
+	inner->expr.s = xstrdup(s);
+	memset(inner->expr.s + b + 6, ' ', strlen(s) - b - 6);
+	return (int)n;
+}
+
+static void pitem_clear(struct pitem *it);
+
+static bool caller_glob_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+	       c == '.' || c == '*' || c == '?';
+}
+
+/*
+ * kcaller, kcaller(GLOB, ...): the first frame of the kernel stack whose
+ * function matches none of the globs (perf lock's caller: the first outside
+ * the locking functions). Returns 1 and the globs, 0 for another item, or
+ * -EINVAL (reported); the value, "kstack", is written into 'inner'.
+ */
+static int caller_item(struct resolver *r, const struct spec_item *it, struct spec_item *inner, struct pitem *pi)
+{
+	const char *s = it->expr.s;
+	size_t b = strspn(s, " \t"), i = b + 7;
+
+	if (strncmp(s + b, "kcaller", 7) || (s[i] && s[i] != '(' && s[i] != ' ' && s[i] != '\t'))
+		return 0;
+	i += strspn(s + i, " \t");
+	if (s[i] == '(') {
+		for (i++;;) {
+			size_t g, e;
+			char q = 0;
+
+			i += strspn(s + i, " \t");
+			if (s[i] == '"' || s[i] == '\'')
+				q = s[i++];
+			for (g = e = i; caller_glob_char(s[e]); e++)
+				;
+			if (e == g || (q && s[e] != q)) {
+				spec_error(r->p->spec, &it->expr.loc, e, "kcaller(GLOB, ...): a glob of function names "
+					   "(letters, digits, '_', '.', '*' and '?'), as in kcaller(_raw_spin_lock*, mutex_lock*)");
+				return -EINVAL;
+			}
+			pi->skip = xrealloc(pi->skip, (pi->nr_skip + 1) * sizeof(*pi->skip));
+			pi->skip[pi->nr_skip++] = xstrndup(s + g, e - g);
+			i = e + !!q;
+			i += strspn(s + i, " \t");
+			if (s[i] == ',') {
+				i++;
+				continue;
+			}
+			if (s[i] != ')') {
+				spec_error(r->p->spec, &it->expr.loc, i, "expected ',' or ')' in kcaller(...)%s",
+					   it->expr.loc.style == SPEC_PLAIN ? ": in a [flow, list] a comma ends the item; "
+					   "quote it or write one item per line" : "");
+				return -EINVAL;
+			}
+			i++;
+			break;
+		}
+	}
+	i += strspn(s + i, " \t");
+	if (s[i]) {
+		spec_error(r->p->spec, &it->expr.loc, i, "kcaller is a whole item: nothing may follow it");
+		return -EINVAL;
+	}
+	*inner = *it;
+	inner->expr.s = xstrdup(s);
+	memcpy(inner->expr.s + b, "kstack ", 7);
+	memset(inner->expr.s + b + 7, ' ', strlen(s) - b - 7);
+	pi->caller = true;
+	r->p->any_caller = true;
+	return 1;
+}
+
 int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitems *out, bool str_ok)
 {
 	int i, j, val, err, n;
@@ -165,29 +270,53 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		char *cname;
 		int fn = -ENOENT;
 
+		struct pitem caller = {};
+		int frames = 0;
+
 		if (shown) {
+			frames = stack_limit(r, src, &inner);
+			if (!frames)
+				frames = caller_item(r, src, &inner, &caller);
+			if (frames < 0) {
+				pitem_clear(&caller);
+				return frames;
+			}
+			if (caller.caller)
+				frames = 0;
+		}
+		if (shown && !frames && !caller.caller) {
 			fn = decode_parse(r, src, &inner, &enum_name, &name_off);
 			if (fn == -EINVAL)
 				return fn;
 			if (fn >= 0)
 				src = &inner;
+		} else if (frames || caller.caller) {
+			src = &inner;
 		}
 		r->bytes_ok = shown;
 		r->want_bytes = fn == DECODE_IPV4 || fn == DECODE_IPV6;
 		err = item_value(r, src, str_ok, &val);
 		r->bytes_ok = false;
 		r->want_bytes = false;
+		if (!err && (frames || caller.caller) && !r->pr->vals[val].stack) {
+			spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is not a stack", src->expr.s +
+				   strspn(src->expr.s, " \t"));
+			err = -EINVAL;
+		}
 		if (!err && shown)
 			err = decode_resolve(r, src, fn, enum_name, name_off, val,
 					     r->pr->vals[val].src != PV_EXPR, &dec);
 		free(enum_name);
-		if (fn >= 0)
+		if (fn >= 0 || frames || caller.caller)
 			free(inner.expr.s);
-		if (err)
+		if (err) {
+			pitem_clear(&caller);
 			return err;
+		}
 		if (!l->v[i].label.s) {
 			for (j = 0; j < out->nr; j++)
-				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR) {
+				if (out->v[j].val == val && out->v[j].dec == dec && r->pr->vals[val].src != PV_EXPR &&
+				    out->v[j].frames == frames && out->v[j].caller == caller.caller) {
 					spec_error(r->p->spec, &l->v[i].expr.loc, 0, "'%s' is listed twice",
 						   l->v[i].expr.s);
 					return -EINVAL;
@@ -195,11 +324,16 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		}
 		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
 		it = &out->v[out->nr++];
+		memset(it, 0, sizeof(*it));
 		it->val = val;
 		it->dec = dec;
+		it->frames = frames;
+		it->skip = caller.skip;
+		it->nr_skip = caller.nr_skip;
+		it->caller = caller.caller;
 		it->label = xstrdup(l->v[i].label.s ? l->v[i].label.s : l->v[i].expr.s);
 		/* errno(ret) is the column ret; errno(ret & 0xff) the column ret_0xff */
-		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) :
+		cname = l->v[i].label.s ? xstrdup(l->v[i].label.s) : it->caller ? xstrdup("kcaller") :
 			r->pr->vals[val].src == PV_EXPR ? member_name(src->expr.s) : xstrdup(r->pr->vals[val].cname);
 		/* not a macro of the C library the loader includes (signal_generate has 'errno') */
 		if (is_libc_macro(cname)) {
@@ -220,8 +354,32 @@ int probe_add_items(struct resolver *r, const struct spec_items *l, struct pitem
 		free(cname);
 		/* a label is shown as written ('major'), whatever its C member became ('major_') */
 		it->name = xstrdup(l->v[i].label.s ? l->v[i].label.s : it->cname);
+		if (dec && dec->kind == DECODE_USYM) {
+			/* the process the address is in, beside it: "<column>_pid" */
+			int pid = value_find(r, "PID", 0);
+			struct pitem *h;
+
+			if (pid < 0)
+				return pid;
+			out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+			it = &out->v[out->nr - 1];
+			h = &out->v[out->nr++];
+			memset(h, 0, sizeof(*h));
+			h->val = pid;
+			h->hidden = true;
+			h->label = xasprintf("%s_pid", it->label);
+			h->cname = xasprintf("%s_pid", it->cname);
+			h->name = xasprintf("%s_pid", it->name);
+		}
 	}
 	return 0;
+}
+
+static void pitem_clear(struct pitem *it)
+{
+	for (int i = 0; i < it->nr_skip; i++)
+		free(it->skip[i]);
+	free(it->skip);
 }
 
 void pitems_clear(struct pitems *l)
@@ -230,6 +388,7 @@ void pitems_clear(struct pitems *l)
 		free(l->v[i].label);
 		free(l->v[i].cname);
 		free(l->v[i].name);
+		pitem_clear(&l->v[i]);
 	}
 	free(l->v);
 }
@@ -261,10 +420,14 @@ int prog_find_set(const struct prog *p, const char *name)
 	return -1;
 }
 
-static void member_of(struct pvalue *m, const struct pvalue *v, const char *cname)
+static void member_of(struct pvalue *m, const struct pprobe *pr, const struct pvalue *v, const char *cname)
 {
 	memset(m, 0, sizeof(*m));
-	m->kind = v->kind == PV_PTR ? PV_INT : v->kind;
+	if (v->src == PV_CTX && v->field) {	/* shown as its event's print fmt shows it, once joined */
+		m->field = v->field;
+		m->field_ev = pr->ev;
+	}
+	m->kind = v->kind;	/* a saved pointer is still an address, printed in hex */
 	m->size = v->kind == PV_PTR ? 8 : v->kind == PV_STR && !v->size ? 256 : v->size;
 	m->is_signed = v->is_signed;
 	m->stack = v->stack;
@@ -319,18 +482,11 @@ int probe_add_save(struct resolver *r, const struct spec_save *ss)
 		set->keys = xcalloc(sv->key.nr, sizeof(*set->keys));
 		set->nr_keys = sv->key.nr;
 		for (i = 0; i < sv->key.nr; i++)
-			member_of(&set->keys[i], &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
+			member_of(&set->keys[i], pr, &pr->vals[sv->key.v[i].val], sv->key.v[i].cname);
 		set->members = xcalloc(sv->values.nr, sizeof(*set->members));
 		set->nr_members = sv->values.nr;
-		for (i = 0; i < sv->values.nr; i++) {
-			const struct pvalue *v = &pr->vals[sv->values.v[i].val];
-
-			member_of(&set->members[i], v, sv->values.v[i].cname);
-			if (v->src == PV_CTX && v->kind == PV_INT) {
-				set->members[i].field = v->field;	/* its print fmt shows it */
-				set->members[i].field_ev = pr->ev;
-			}
-		}
+		for (i = 0; i < sv->values.nr; i++)
+			member_of(&set->members[i], pr, &pr->vals[sv->values.v[i].val], sv->values.v[i].cname);
 	}
 	sv->set = s;
 	set = &p->sets[s];
@@ -589,7 +745,8 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 		sep = ", ";
 	}
 	for (int i = 0; i < a->keys.nr; i++)
-		sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
+		if (!a->keys.v[i].hidden)
+			sb_printf(&sb, "%s%s", i ? ", " : " by ", a->keys.v[i].label);
 	return sb_steal(&sb);
 }
 

@@ -27,11 +27,11 @@
 	  .bpf = "__sync_fetch_and_add(&val->sum, $v);",				\
 	  .bpf_sub = "__sync_fetch_and_sub(&val->sum, $v);", .heading = "SUM")		\
 	X(MIN, "min", AGG_ARG_VALUE, .member = "min", .type = AGG_M_VALUE,		\
-	  .init_u = "~0ULL", .init_s = "0x7fffffffffffffffLL",				\
+	  .init_u = "~0ULL", .init_s = "0x7fffffffffffffffLL", .merge = AGG_MERGE_MIN,	\
 	  .bpf = "{\n\t$t v = $v;\n\n\tif (v < val->min)\n\t\tval->min = v;\n}",	\
 	  .heading = "MIN")								\
 	X(MAX, "max", AGG_ARG_VALUE, .member = "max", .type = AGG_M_VALUE,		\
-	  .init_u = "0", .init_s = "-0x7fffffffffffffffLL - 1",				\
+	  .init_u = "0", .init_s = "-0x7fffffffffffffffLL - 1", .merge = AGG_MERGE_MAX,	\
 	  .bpf = "{\n\t$t v = $v;\n\n\tif (v > val->max)\n\t\tval->max = v;\n}",	\
 	  .heading = "MAX")								\
 	X(AVG, "avg", AGG_ARG_VALUE, .needs = AGG_SUM | AGG_COUNT, .heading = "AVG",	\
@@ -79,6 +79,13 @@ enum agg_member {
 	AGG_M_SLOTS,		/* __u64 slots[]: a histogram */
 };
 
+/* How two rows' members become one (kstack(N) keys that show alike): added, or the least or most. */
+enum agg_merge {
+	AGG_MERGE_ADD,
+	AGG_MERGE_MIN,
+	AGG_MERGE_MAX,
+};
+
 struct agg_fn_desc {
 	const char *name;
 	enum agg_arg arg;
@@ -86,6 +93,7 @@ struct agg_fn_desc {
 	const char *member;	/* the map value's member it keeps, or NULL */
 	enum agg_member type;
 	const char *init_u, *init_s;	/* the member's start, for unsigned and signed values; NULL: 0 */
+	enum agg_merge merge;	/* two rows of keys shown alike made one (the loader's agg_merge()) */
 	/*
 	 * The BPF update, one statement or a block: $v is the value, $t its
 	 * C type; $n, $lo and $step a linear histogram's slots, min and step;

@@ -202,6 +202,8 @@ static const struct decode *simple(struct prog *p, enum decode_kind kind)
 	dc = add(p, key, kind, base);
 	free(base);
 	dc->width = decode_kinds[kind].width;
+	if (decode_is_ksym(kind))
+		p->any_ksym = true;
 	return dc;
 }
 
@@ -410,6 +412,15 @@ static const struct decode *from_printfmt(struct prog *p, const struct tp_event 
 			return simple(p, DECODE_IPV6);
 		return simple(p, DECODE_HEX);
 	}
+	/* an address: a kernel symbol (%pS, %ps) or hex (%p), of a number or a pointer of 8 bytes */
+	if (a && !t && (v->kind == PV_INT || v->kind == PV_PTR) && (v->kind == PV_PTR || v->size == 8)) {
+		if (a->kind == PF_ADDR_KSYM)
+			return simple(p, DECODE_KSYM);
+		if (a->kind == PF_ADDR_KSYM_NAME)
+			return simple(p, DECODE_KSYM_NAME);
+		if (a->kind == PF_ADDR_PTR && v->kind == PV_INT)
+			return simple(p, DECODE_ADDR);
+	}
 	if (!t || v->kind != PV_INT)
 		return NULL;
 	/* the table's value must come from this field alone: REC->prev_state & 0xff */
@@ -480,9 +491,10 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 
 	*out = NULL;
 	if (fn < 0) {
-		if (plain && v->src == PV_CTX && (v->kind == PV_INT || v->kind == PV_BYTES))
+		/* a format field, or what a save kept of one: as its event's print fmt shows it */
+		if (plain && v->src == PV_CTX && (v->kind == PV_INT || v->kind == PV_BYTES || v->kind == PV_PTR))
 			*out = from_printfmt(r->p, r->pr->ev, v);
-		else if (plain && v->src == PV_SAVED && v->kind == PV_INT)
+		else if (plain && v->src == PV_SAVED && (v->kind == PV_INT || v->kind == PV_PTR))
 			*out = saved_printfmt(r, v);
 		return 0;
 	}
@@ -496,6 +508,12 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 		if (v->kind != PV_BYTES || v->size != 16)
 			goto mismatch;
 		*out = simple(r->p, DECODE_IPV6);
+		return 0;
+	case DECODE_KSYM:
+	case DECODE_USYM:
+		if (v->stack || !(v->kind == PV_PTR || (v->kind == PV_INT && v->size == 8)))
+			goto mismatch;
+		*out = simple(r->p, fn);
 		return 0;
 	default:
 		break;
@@ -523,9 +541,11 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 mismatch:
 	spec_error(r->p->spec, loc, off, "%s() needs %s, and the value is %s", decode_kinds[fn].fn,
 		   fn == DECODE_IPV4 ? "4 bytes (__u8[4]) or a 4-byte number (__be32)" :
-		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" : "a number",
+		   fn == DECODE_IPV6 ? "16 bytes (__u8[16])" :
+		   fn == DECODE_KSYM || fn == DECODE_USYM ? "an address (a pointer, or an 8-byte number)" :
+		   "a number",
 		   v->kind == PV_STR ? "a string" : v->kind == PV_PTR ? "a pointer" :
-		   v->kind == PV_BYTES ? "bytes" : "a number of another size");
+		   v->kind == PV_BYTES ? "bytes" : v->stack ? "a stack" : "a number of another size");
 	return -EINVAL;
 }
 

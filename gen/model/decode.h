@@ -7,8 +7,9 @@
  * syscall(id), signal(sig), ipv4(addr), ipv6(addr), ntohs(port),
  * enum(x, sock_type)), or, for a format field written as it is, when the
  * event's print fmt decodes that field (__print_symbolic, __print_flags,
- * %pI4, %pI6c). Text shows the name; JSON keeps the number and adds
- * "<column>_name". Addresses are shown as text in both.
+ * %pI4, %pI6c, %pS). Text shows the name; JSON keeps the number and adds
+ * "<column>_name". Addresses are shown as text in both; a kernel or user
+ * address (ksym(), usym(), %pS, %p) is a hex string in JSON.
  */
 #ifndef __TPGEN_DECODE_H
 #define __TPGEN_DECODE_H
@@ -55,7 +56,15 @@
 	X(NTOHS, "ntohs", "ntohs", 5, true,						\
 	  "16-bit values in network order, shown in host order (ports)", NULL)		\
 	/* an address family: 10 is AF_INET6 */						\
-	X(AF, "af", "af", 10, true, "address families (AF_*)", "tpgen_af_name((long)v)")
+	X(AF, "af", "af", 10, true, "address families (AF_*)", "tpgen_af_name((long)v)")	\
+	/* a kernel address: "kfree_skb_reason+0x12" (kallsyms), as %pS */		\
+	X(KSYM, "ksym", "ksym", 24, false, "kernel symbols with their offset (%pS)", NULL)	\
+	/* the symbol alone, as %ps */							\
+	X(KSYM_NAME, NULL, "ksym_name", 24, false, "kernel symbols (%ps)", NULL)		\
+	/* an address of the process the event was in, with its tgid: "main+0x1a" */	\
+	X(USYM, "usym", "usym", 24, false, "user symbols of the process", NULL)		\
+	/* an address without a symbol, as %p: "0xffff8881..." */			\
+	X(ADDR, NULL, "addr", 18, false, "addresses in hex (%p)", NULL)
 
 enum decode_kind {
 #define X(id, ...)	DECODE_##id,
@@ -80,6 +89,18 @@ struct decode_sym {
 	unsigned long long value;
 	char *name;
 };
+
+/* Shown as text with no name beside it in JSON: ntohs(), %p. */
+static inline bool decode_is_plain(enum decode_kind kind)
+{
+	return kind == DECODE_NTOHS || kind == DECODE_ADDR;
+}
+
+/* An address: a hex string in JSON, symbolized by the loader (ksym(), %pS, %ps, usym()). */
+static inline bool decode_is_ksym(enum decode_kind kind)
+{
+	return kind == DECODE_KSYM || kind == DECODE_KSYM_NAME || kind == DECODE_USYM;
+}
 
 struct decode {
 	enum decode_kind kind;

@@ -109,6 +109,11 @@ struct pitem {
 	char *name;		/* heading and JSON key: the label as written, else cname */
 	int val;		/* index into the probe's vals */
 	const struct decode *dec;	/* how it is shown (gen/model/decode.h), NULL: as a number */
+	int frames;		/* kstack(N), ustack(N): at most N frames shown; 0: all */
+	char **skip;		/* kcaller(GLOB, ...): the first kernel frame of none of these functions */
+	int nr_skip;
+	bool caller;		/* kcaller: the stack shown as one frame, a column */
+	bool hidden;		/* usym(x)'s process, the member after it: not a column of its own */
 };
 
 struct pitems {
@@ -292,6 +297,8 @@ struct prog {
 	bool live;		/* the running kernel's inputs: its syscall table can be read */
 	struct decodes *decodes;	/* how columns are shown (gen/model/decode.c) */
 	bool any_stack;		/* kstack/ustack: a stack map, symbolized by the loader */
+	bool any_ksym;		/* ksym(), usym(), %pS: addresses the loader names (tpgen_syms) */
+	bool any_caller;	/* kcaller: the loader picks a frame of a kernel stack */
 	char *stack_map;
 	bool any_argv;		/* argv-style arrays: the loader prints them as a shell would read them */
 	bool any_start;		/* a built-in reads tpgen_start_ns, the loader's start (elapsed) */

@@ -456,6 +456,8 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 		v->stack = set->members[m].stack;
 		v->argv = set->members[m].argv;
 		v->member = xstrdup(set->members[m].cname);
+		v->field = set->members[m].field;
+		v->field_ev = set->members[m].field_ev;
 		return 0;
 	}
 	spec_error(r->p->spec, &r->src->loc, off + n + 1, "'%s' saves no '%s'", set->name, dot + 1);

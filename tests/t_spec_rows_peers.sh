@@ -21,16 +21,16 @@ grep -q 'val->max_at = ' "$out/schedlat/schedlat.bpf.c" || fail "max_at is not k
 require_live
 command -v strace >/dev/null || fail "strace is missing"
 command -v bpftrace >/dev/null || fail "bpftrace is missing"
-for t in syscall_summary schedlat; do
+for t in syscall_stats schedlat; do
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
 cc -O2 -Wall -Wextra -Werror -o "$T/tpgenrows" tests/rows/tpgenrows.c || fail "build the helper"
 
 # syscall-summary: every system call strace -c counts, with its errors
-start syscall_summary -c tpgenrows
+start syscall_stats -c tpgenrows
 strace -c -o "$T/strace.out" "$T/tpgenrows" errs $N || fail "the helper failed"
-stop syscall_summary
-python3 - "$T/syscall_summary.out" "$T/strace.out" $N <<'PY' || fail "syscall-summary differs from strace -c"
+stop syscall_stats
+python3 - "$T/syscall_stats.out" "$T/strace.out" $N <<'PY' || fail "syscall-summary differs from strace -c"
 import json, sys
 n = int(sys.argv[3])
 calls, errs = {}, {}

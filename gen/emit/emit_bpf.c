@@ -370,15 +370,28 @@ static bool probe_reads_ctx(const struct pprobe *pr)
 	return pr->uses_ctx;
 }
 
-/*
- * The event's time, where the entry first needs it: after its filter and its
- * joins' lookups (an event they reject reads no clock, as libbpf-tools'
- * handlers), or before them when they use it. The program's entries share one
- * reading (tpgen_time()).
- */
-static void emit_clock(struct strbuf *sb, size_t body)
+/* The entries of pr's program that use the event's time. */
+static int clock_users(const struct prog *p, const struct pprobe *pr)
 {
-	static const char clock[] = "\ttpgen_now = tpgen_time(tpgen_clock);\n";
+	int n = 0;
+
+	for (int i = 0; i < p->nr_probes; i++)
+		n += !strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time;
+	return n;
+}
+
+/*
+ * The event's time. The one entry of a program that uses it reads the clock
+ * where it first needs it: after its filter and its joins' lookups (an event
+ * they reject reads no clock, as libbpf-tools' handlers), or before them when
+ * they use it. Several entries share one reading, made by the program before
+ * them: reading it in the first that needs it (a branch in each) let clang
+ * keep a tracepoint record's field address in a register, which the verifier
+ * refuses ("dereference of modified ctx ptr").
+ */
+static void emit_clock(struct strbuf *sb, size_t body, bool shared)
+{
+	const char *clock = shared ? "\ttpgen_now = *tpgen_clock;\n" : "\ttpgen_now = tpgen_time(tpgen_clock);\n";
 	char *tail;
 
 	if (!strstr(sb->buf + body, "tpgen_now")) {
@@ -492,7 +505,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 	emit_refetch(sb, p, pr);
 	if (pr->uses_time)
-		emit_clock(sb, body);
+		emit_clock(sb, body, clock_users(p, pr) > 1);
 	emit_value_strs(sb, pr);
 	for (i = 0; i < pr->nr_lets; i++) {
 		sb_printf(sb, "\t%s = ", pr->lets[i].local);
@@ -529,12 +542,11 @@ static void emit_program(struct strbuf *sb, const struct prog *p, int first)
 	for (int i = first; i < p->nr_probes; i++)
 		reads_ctx |= !strcmp(p->probes[i].handler, pr->handler) && probe_reads_ctx(&p->probes[i]);
 	sb_printf(sb, "int %s(%s *ctx)\n{\n", pr->handler, ctx_type(pr, ct, sizeof(ct)));
-	/* the event's time: one clock for every entry and every use, read by the first that needs it */
-	for (int i = first; i < p->nr_probes; i++)
-		if (!strcmp(p->probes[i].handler, pr->handler) && p->probes[i].uses_time) {
-			sb_puts(sb, "\t__u64 tpgen_now = 0;\n\n");
-			break;
-		}
+	/* the event's time: one clock for every entry and every use (emit_clock()) */
+	if (clock_users(p, pr) > 1)
+		sb_puts(sb, "\t__u64 tpgen_now = bpf_ktime_get_ns();\n\n");
+	else if (clock_users(p, pr))
+		sb_puts(sb, "\t__u64 tpgen_now = 0;\n\n");
 	/* a record nothing reads: -Wextra -Werror builds must not fail on it */
 	if (!reads_ctx)
 		sb_puts(sb, "\t(void)ctx;\n");

@@ -126,13 +126,19 @@ static int table_fams(const struct pagg *a, const char *base, const struct metri
 		} else if (!agg_fns[f].heading) {
 			continue;	/* a member others need (sqsum) */
 		} else if (bit == AGG_COUNT) {
-			fm->type = "counter";
-			fm->name = xasprintf("%s_total", base);
+			/* a table taken back from (subtract): what is outstanding, a gauge */
+			fm->type = a->running ? "gauge" : "counter";
+			fm->name = xasprintf(a->running ? "%s_current" : "%s_total", base);
 		} else if (bit == AGG_SUM && !(a->is_signed & AGG_SUM)) {
 			fm->type = "counter";
 			fm->name = xasprintf("%s_sum%s_total", base, suffix);
+		} else if (bit == AGG_SUM) {
+			/* it can go down: a gauge, never named "_sum" (histograms' own suffix) */
+			fm->type = "gauge";
+			fm->name = xasprintf("%s_%s%s", base, a->running ? "current" : "sum",
+					     *suffix ? suffix : "_value");
 		} else {
-			fm->type = "gauge";	/* a signed sum can go down */
+			fm->type = "gauge";
 			fm->name = xasprintf("%s_%s%s", base, agg_fns[f].name, suffix);
 		}
 		n++;

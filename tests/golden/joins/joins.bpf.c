@@ -120,7 +120,7 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 *tp
 
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* save oncpu */
 	{
@@ -159,7 +159,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *
 	named = bpf_map_lookup_elem(&named_saved, &named_key);
 	if (!named)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 	lat = tpgen_now - woken->ts;
 
 	/* sched/sched_switch: count, max(lat) by comm */
@@ -201,7 +201,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 *
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 	if (tpgen_now - woken->ts <= 1000000ULL)
 		goto out;
 
@@ -272,7 +272,7 @@ int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	__u64 tpgen_now = 0;
+	__u64 tpgen_now = bpf_ktime_get_ns();
 
 	sched_switch(ctx, &tpgen_now);
 	sched_switch_2(ctx, &tpgen_now);

@@ -85,7 +85,7 @@ static __always_inline void sched_wakeup(struct sched_wakeup_ctx *ctx, __u64 *tp
 
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* save woken */
 	{
@@ -112,7 +112,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* woken hist */
 	{
@@ -129,7 +129,7 @@ static __always_inline void sched_switch_from(struct sched_wakeup_ctx *ctx, __u6
 {
 	__u64 tpgen_now;
 
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* save sched_switch */
 	{
@@ -156,7 +156,7 @@ static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 
 	sched_switch_3 = bpf_map_lookup_elem(&sched_switch_saved, &sched_switch_3_key);
 	if (!sched_switch_3)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* sched_switch: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -173,7 +173,7 @@ static __always_inline void woken_from(struct sched_wakeup_ctx *ctx, __u64 *tpge
 {
 	__u64 tpgen_now;
 
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* save woken_2 */
 	{
@@ -200,7 +200,7 @@ static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 *tpgen_
 	woken_2 = bpf_map_lookup_elem(&woken_2_saved, &woken_2_key);
 	if (!woken_2)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* woken: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -220,7 +220,7 @@ static __always_inline void sched_wakeup_from(struct sched_wakeup_ctx *ctx, __u6
 	/* prio <= 120 */
 	if (ctx->prio > 120)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* save sched_wakeup */
 	{
@@ -247,7 +247,7 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 
 	sched_wakeup_2 = bpf_map_lookup_elem(&sched_wakeup_saved, &sched_wakeup_2_key);
 	if (!sched_wakeup_2)
 		return;
-	tpgen_now = tpgen_time(tpgen_clock);
+	tpgen_now = *tpgen_clock;
 
 	/* sched_wakeup: sched/sched_wakeup -> sched/sched_switch */
 	{
@@ -262,7 +262,7 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 
 SEC("tp/sched/sched_switch")
 int handle_sched_switch(struct sched_switch_ctx *ctx)
 {
-	__u64 tpgen_now = 0;
+	__u64 tpgen_now = bpf_ktime_get_ns();
 
 	sched_switch(ctx);
 	sched_switch_2(ctx, &tpgen_now);
@@ -275,7 +275,7 @@ int handle_sched_switch(struct sched_switch_ctx *ctx)
 SEC("tp/sched/sched_wakeup")
 int handle_sched_wakeup(struct sched_wakeup_ctx *ctx)
 {
-	__u64 tpgen_now = 0;
+	__u64 tpgen_now = bpf_ktime_get_ns();
 
 	sched_wakeup(ctx, &tpgen_now);
 	sched_switch_from(ctx, &tpgen_now);

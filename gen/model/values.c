@@ -454,6 +454,9 @@ static int curtask_value(struct resolver *r, struct pvalue *v, const char *name,
 			   "lays it out: no BTF was found (--btf FILE)", name);
 		return -EINVAL;
 	}
+	for (int i = 0; path[0] == '.' && i < r->pr->nr_joins; i++)
+		if (!strcmp(r->p->sets[r->pr->joins[i].set].name, base))
+			return -ENOENT;		/* curtask.x of a save named curtask */
 	if (strncmp(path, "->", 2)) {
 		spec_error(r->p->spec, &r->src->loc, off, "'%s' is a pointer: read its members with '->'", base);
 		return -EINVAL;
@@ -536,6 +539,12 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.join = -1;
 		goto add;
 	}
+	err = curtask_value(r, &v, name, off);
+	if (err != -ENOENT) {
+		if (err)
+			return err;
+		goto add;
+	}
 	if (path_is_saved(r, name)) {
 		err = saved_value(r, &v, name, off);
 		if (err)
@@ -559,12 +568,6 @@ int value_find(struct resolver *r, const char *name, size_t off)
 	}
 	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, &v, name))
 		goto add;
-	err = curtask_value(r, &v, name, off);
-	if (err != -ENOENT) {
-		if (err)
-			return err;
-		goto add;
-	}
 	if (pr->attach == ATTACH_TRACEPOINT && (path_has_members(name) || strchr(name, '.'))) {
 		err = path_resolve_ctx(r, &v, name, off);
 		if (err == -ENOENT) {

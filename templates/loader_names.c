@@ -9,6 +9,7 @@ struct show {
 	size_t nr;
 	const char *sep;			/* SHOW_FLAGS */
 	const char *zero;			/* SHOW_FLAGS: the name of 0 ("R"), or NULL */
+	unsigned long long field;		/* SHOW_FLAGS: bits of one value, named first (O_ACCMODE) */
 	unsigned long long (*value)(unsigned long long v);	/* what the table decodes; NULL: v */
 };
 
@@ -36,6 +37,23 @@ static bool show_value(const struct show *s, unsigned long long v, bool is_signe
 		}
 		break;
 	case SHOW_FLAGS:
+		if (s->field) {
+			/* O_RDONLY|O_CLOEXEC: the field's value by name (it may be 0), then the flags */
+			int n = 0;
+
+			for (size_t i = 0; i < s->nr; i++) {
+				if ((s->syms[i].value & ~s->field) || s->syms[i].value != (v & s->field))
+					continue;
+				n = snprintf(buf, size, "%s%s", s->syms[i].name, v & ~s->field ? s->sep : "");
+				v &= ~s->field;
+				break;
+			}
+			if (!n && !v)
+				snprintf(buf, size, "0");
+			else if (n >= 0 && (size_t)n < size && v)
+				tpgen_print_flags(buf + n, size - n, s->syms, s->nr, s->sep, v);
+			return true;
+		}
 		if (!v && s->zero)
 			name = s->zero;
 		else if (v || s->nr) {

@@ -71,7 +71,7 @@ bad() {	# bad NAME 'ENTRY LINES' WANT_REGEX
 	[ -e "$T/bad_out" ] && fail "$1: wrote files"
 	grep -Eq "$3" "$T/$1.err" || { cat "$T/$1.err"; fail "$1: want /$3/"; }
 }
-list='the functions are enum\(\), errno\(\), signal\(\), syscall\(\), ipv4\(\), ipv6\(\), ntohs\(\), af\(\), ksym\(\), usym\(\), kstack\(N\), ustack\(N\), kcaller\(GLOB, ...\)'
+list='the functions are enum\(\), errno\(\), signal\(\), syscall\(\), ipv4\(\), ipv6\(\), ntohs\(\), af\(\), ksym\(\), usym\(\), open_flags\(\), mount_flags\(\), kstack\(N\), ustack\(N\), kcaller\(GLOB, ...\)'
 for ctx in print count by filter let; do
 	case $ctx in
 	print)	e='    print: [bytes_req, foo(call_site)]'; col=24;;

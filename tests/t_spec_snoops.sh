@@ -38,6 +38,11 @@ start mountsnoop
 mpid=$pid
 start sigsnoop
 spid=$pid
+# libbpf-tools' mountsnoop, on the same mounts
+[ -x /usr/sbin/mountsnoop ] || fail "no /usr/sbin/mountsnoop (libbpf-tools, DEPS_TEST)"
+stdbuf -oL /usr/sbin/mountsnoop >"$T/peer_mount.out" 2>"$T/peer_mount.err" &
+peer_mount=$!
+peer_ready "$T/peer_mount.out"
 mount -t tmpfs -o size=1m,noexec "tpgen src" "$T/mnt" || fail "mount tmpfs"
 mount -t tmpfs tpgenx "$T/no-such-dir" 2>/dev/null && fail "a mount on a missing directory worked"
 umount "$T/mnt"
@@ -46,13 +51,22 @@ child=$!
 sleep 0.2
 kill -USR1 $child
 wait $child 2>/dev/null
+sleep 0.3
+kill -INT $peer_mount
+wait $peer_mount
 pid=$spid stop sigsnoop
 pid=$mpid stop mountsnoop
-# MS_NOEXEC is 8
-expect mountsnoop "\"comm\":\"mount\",\"ret\":0,\"fstype\":\"tmpfs\",\"flags\":8,\"source\":\"tpgen src\",\"target\":\"$T/mnt\"" \
+# MS_NOEXEC is 8; the mount namespace is this shell's
+mnt_ns=$(stat -L -c %i /proc/self/ns/mnt)
+expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":0,\"fstype\":\"tmpfs\",\"flags\":8,\"flags_name\":\"MS_NOEXEC\",\"source\":\"tpgen src\",\"target\":\"$T/mnt\"" \
 	"mount of 'tpgen src' on $T/mnt"
-expect mountsnoop "\"comm\":\"mount\",\"ret\":-2,\"fstype\":\"tmpfs\",\"flags\":0,\"source\":\"tpgenx\",\"target\":\"$T/no-such-dir\"" \
+expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":-2,\"fstype\":\"tmpfs\",\"flags\":0,\"flags_name\":\"0\",\"source\":\"tpgenx\",\"target\":\"$T/no-such-dir\"" \
 	"failed mount on $T/no-such-dir"
+# the peer: the same mount namespace and flag names
+grep -Eq "^mount +[0-9]+ +[0-9]+ +$mnt_ns +mount\(\"tpgen src\", \"$T/mnt\", \"tmpfs\", MS_NOEXEC, \"size=1m\"\) = 0" \
+	"$T/peer_mount.out" || { cat "$T/peer_mount.out"; fail "libbpf-tools' mountsnoop: no mount in $mnt_ns with MS_NOEXEC"; }
+grep -Eq "^mount +[0-9]+ +[0-9]+ +$mnt_ns +mount\(\"tpgenx\", \"$T/no-such-dir\", \"tmpfs\", 0x0, \"\"\) = -ENOENT" \
+	"$T/peer_mount.out" || { cat "$T/peer_mount.out"; fail "libbpf-tools' mountsnoop: no failed mount in $mnt_ns"; }
 expect sigsnoop "\"pid\":$$,\"comm\":\"bash\",\"sig\":10,\"target\":$child,\"target_comm\":\"[^\"]+\",\"code\":0,\"result\":0" \
 	"SIGUSR1 from $$ to $child"
 

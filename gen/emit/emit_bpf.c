@@ -341,7 +341,11 @@ static const char *ctx_type(const struct pprobe *pr, char *buf, size_t n)
 /* The locals of the raw arguments (or record fields) read through pointers (CO-RE starts from a local). */
 static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 {
-	if (pr->attach != ATTACH_TRACEPOINT)
+	bool args = false;
+
+	for (int i = 0; i < pr->nr_vals; i++)
+		args |= pr->vals[i].src == PV_RAW && !pr->vals[i].curtask;
+	if (args && pr->attach != ATTACH_TRACEPOINT)
 		sb_printf(sb, "\tstruct %s_raw_args *args = (void *)ctx;\n", pr->raw->name);
 	for (int i = 0; i < pr->nr_vals; i++) {
 		const struct pvalue *v = &pr->vals[i];
@@ -354,7 +358,11 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 				break;
 		if (j < i)
 			continue;
-		if (v->field)	/* a pointer field of the record */
+		if (v->curtask && v->btf_direct)	/* tp_btf: a trusted pointer, members are loads */
+			sb_printf(sb, "\tstruct task_struct *%s = bpf_get_current_task_btf();\n", v->arg_local);
+		else if (v->curtask)
+			sb_printf(sb, "\tstruct task_struct *%s = (void *)bpf_get_current_task();\n", v->arg_local);
+		else if (v->field)	/* a pointer field of the record */
 			sb_printf(sb, "\t%s%s = (void *)ctx->%s;\n", v->arg_type, v->arg_local, v->arg);
 		else
 			sb_printf(sb, "\t%s%s = (void *)args->%s;\n", v->arg_type, v->arg_local, v->arg);
@@ -365,7 +373,7 @@ static void emit_raw_locals(struct strbuf *sb, const struct pprobe *pr)
 static bool probe_reads_ctx(const struct pprobe *pr)
 {
 	for (int i = 0; i < pr->nr_vals; i++)
-		if (pr->vals[i].src == PV_RAW)
+		if (pr->vals[i].src == PV_RAW && !pr->vals[i].curtask)
 			return true;
 	return pr->uses_ctx;
 }

@@ -113,6 +113,8 @@ void emit_shows(struct strbuf *sb, const struct prog *p)
 			name_string(sb, dc->sep);
 			sb_puts(sb, ",\n");
 		}
+		if (dc->field)
+			sb_printf(sb, "\t.field = 0x%llx,\n", dc->field);
 		if (dc->zero_name) {
 			sb_puts(sb, "\t.zero = ");
 			name_string(sb, dc->zero_name);

@@ -19,6 +19,7 @@
 #include "input/pfbtf.h"
 #include "input/printfmt.h"
 #include "model/prog.h"
+#include "model/values.h"
 #include "input/sysnames.h"
 
 #define FORMAT_MAX		(256 * 1024)
@@ -344,6 +345,95 @@ static const struct decode *kernel_enum(struct resolver *r, const char *name, co
 	return dc;
 }
 
+/*
+ * open_flags(), mount_flags(): the kernel's uapi has these as #defines, not
+ * in BTF, so their values are written here, from the uapi headers. mount's
+ * are the same on every architecture (linux/mount.h); open's O_* are
+ * asm-generic/fcntl.h's, which x86 uses and arm64, powerpc, mips, sparc,
+ * alpha, parisc do not (O_DIRECTORY, O_DIRECT, O_LARGEFILE...): they are
+ * shown only for an x86 target. Names and their order are strace's: a name
+ * of several bits (O_SYNC, O_TMPFILE) before its parts.
+ */
+struct flag_name {
+	unsigned long long value;
+	const char *name;
+};
+
+#define OPEN_ACCMODE		03
+static const struct flag_name open_flag_names[] = {
+	/* the access mode, a value of bits 0-1 (O_ACCMODE) */
+	{ 00, "O_RDONLY" }, { 01, "O_WRONLY" }, { 02, "O_RDWR" }, { 03, "O_ACCMODE" },
+	{ 0100, "O_CREAT" }, { 0200, "O_EXCL" }, { 0400, "O_NOCTTY" }, { 01000, "O_TRUNC" },
+	{ 02000, "O_APPEND" }, { 04000, "O_NONBLOCK" },
+	{ 04010000, "O_SYNC" },			/* __O_SYNC | O_DSYNC */
+	{ 010000, "O_DSYNC" }, { 040000, "O_DIRECT" },
+	{ 0100000, "O_LARGEFILE" }, { 0400000, "O_NOFOLLOW" }, { 01000000, "O_NOATIME" },
+	{ 02000000, "O_CLOEXEC" }, { 010000000, "O_PATH" },
+	{ 020200000, "O_TMPFILE" },		/* __O_TMPFILE | O_DIRECTORY */
+	{ 0200000, "O_DIRECTORY" },
+	{ 020000, "FASYNC" },			/* O_ASYNC, by strace's name */
+};
+
+static const struct flag_name mount_flag_names[] = {
+	{ 1, "MS_RDONLY" }, { 2, "MS_NOSUID" }, { 4, "MS_NODEV" }, { 8, "MS_NOEXEC" },
+	{ 16, "MS_SYNCHRONOUS" }, { 32, "MS_REMOUNT" }, { 64, "MS_MANDLOCK" }, { 128, "MS_DIRSYNC" },
+	{ 256, "MS_NOSYMFOLLOW" }, { 1024, "MS_NOATIME" }, { 2048, "MS_NODIRATIME" },
+	{ 4096, "MS_BIND" }, { 8192, "MS_MOVE" }, { 16384, "MS_REC" }, { 32768, "MS_SILENT" },
+	{ 1 << 16, "MS_POSIXACL" }, { 1 << 17, "MS_UNBINDABLE" }, { 1 << 18, "MS_PRIVATE" },
+	{ 1 << 19, "MS_SLAVE" }, { 1 << 20, "MS_SHARED" }, { 1 << 21, "MS_RELATIME" },
+	{ 1 << 22, "MS_KERNMOUNT" }, { 1 << 23, "MS_I_VERSION" }, { 1 << 24, "MS_STRICTATIME" },
+	{ 1 << 25, "MS_LAZYTIME" }, { 1 << 26, "MS_SUBMOUNT" }, { 1 << 27, "MS_NOREMOTELOCK" },
+	{ 1 << 28, "MS_NOSEC" }, { 1 << 29, "MS_BORN" }, { 1 << 30, "MS_ACTIVE" },
+	{ 1ULL << 31, "MS_NOUSER" },
+};
+
+/* Is the target x86 (its struct pt_regs has orig_ax)? Its O_* are asm-generic's. */
+static bool target_is_x86(const struct btf *btf)
+{
+	__u32 id;
+	int sid;
+
+	if (!btf)
+		return false;
+	sid = btf__find_by_name_kind(btf, "pt_regs", BTF_KIND_STRUCT);
+	return sid > 0 && !find_member(btf, sid, "orig_ax", &id);
+}
+
+static const struct decode *flag_names(struct resolver *r, int fn, const struct spec_loc *loc, size_t off)
+{
+	bool open = fn == DECODE_OPEN_FLAGS;
+	const struct flag_name *tab = open ? open_flag_names : mount_flag_names;
+	size_t n = open ? ARRAY_SIZE(open_flag_names) : ARRAY_SIZE(mount_flag_names);
+	const char *key = open ? "open_flags" : "mount_flags";
+	const struct decode *old = find(state(r->p), key);
+	struct decode *dc;
+	char *base;
+
+	if (old)
+		return old;
+	if (open && !target_is_x86(r->p->btf)) {
+		spec_error(r->p->spec, loc, off, "open_flags(): tpgen knows the O_* values of x86 only "
+			   "(asm-generic/fcntl.h), and %s", r->p->btf ? "the target kernel's BTF is of "
+			   "another architecture" : "there is no kernel BTF to tell the architecture (--btf FILE)");
+		return NULL;
+	}
+	base = xasprintf("show_%s", key);
+	dc = add(r->p, key, DECODE_FLAGS, base);
+	free(base);
+	dc->source = xstrdup(open ? "open(2)'s O_* flags (asm-generic/fcntl.h, x86), as strace names them" :
+			     "mount(2)'s MS_* flags (linux/mount.h), as strace names them");
+	dc->sep = xstrdup("|");
+	if (open)
+		dc->field = OPEN_ACCMODE;
+	else
+		dc->zero_name = xstrdup("0");
+	for (size_t i = 0; i < n; i++)
+		add_sym(dc, tab[i].value, tab[i].name);
+	if (dc->width < 7)
+		dc->width = 7;
+	return dc;
+}
+
 /* The print fmt of event 'ev' (kept when its format file was read), parsed once. */
 static const struct printfmt *event_printfmt(struct prog *p, const struct tp_event *ev)
 {
@@ -531,6 +621,10 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 	}
 	case DECODE_SYMBOLIC:
 		*out = kernel_enum(r, enum_name, loc, name_off);
+		break;
+	case DECODE_OPEN_FLAGS:
+	case DECODE_MOUNT_FLAGS:
+		*out = flag_names(r, fn, loc, off);
 		break;
 	default:
 		if (decode_kinds[fn].number)

@@ -64,7 +64,11 @@
 	/* an address of the process the event was in, with its tgid: "main+0x1a" */	\
 	X(USYM, "usym", "usym", 24, false, "user symbols of the process", NULL)		\
 	/* an address without a symbol, as %p: "0xffff8881..." */			\
-	X(ADDR, NULL, "addr", 18, false, "addresses in hex (%p)", NULL)
+	X(ADDR, NULL, "addr", 18, false, "addresses in hex (%p)", NULL)	\
+	/* open(2)'s flags as strace shows them: O_RDONLY|O_CLOEXEC (a FLAGS show) */	\
+	X(OPEN_FLAGS, "open_flags", NULL, 0, false, NULL, NULL)			\
+	/* mount(2)'s flags: MS_NOSUID|MS_NODEV (a FLAGS show) */		\
+	X(MOUNT_FLAGS, "mount_flags", NULL, 0, false, NULL, NULL)
 
 enum decode_kind {
 #define X(id, ...)	DECODE_##id,
@@ -112,6 +116,7 @@ struct decode {
 	int nr_syms;
 	char *sep;		/* DECODE_FLAGS */
 	char *zero_name;	/* DECODE_FLAGS: the name of 0 ("R"), or NULL */
+	unsigned long long field;	/* DECODE_FLAGS: bits holding one value, named first (O_ACCMODE) */
 	char *value_c;		/* the value a print fmt table decodes, as C of 'v'; NULL: v itself */
 	int width;		/* a text column's width */
 };

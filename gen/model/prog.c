@@ -166,7 +166,8 @@ static void probe_uses(struct prog *p, struct pprobe *pr)
 			p->any_start = true;
 		if (b && (b->flags & BI_TIME))
 			pr->uses_time = true;
-		if (pr->vals[i].src == PV_CTX || pr->vals[i].src == PV_RAW || pr->vals[i].src == PV_USTR ||
+		if (pr->vals[i].src == PV_CTX || (pr->vals[i].src == PV_RAW && !pr->vals[i].curtask) ||
+		    pr->vals[i].src == PV_USTR ||
 		    pr->vals[i].src == PV_SYSARG || pr->vals[i].src == PV_UARGV || (b && (b->flags & BI_CTX)))
 			pr->uses_ctx = true;
 		if (pr->vals[i].stack)

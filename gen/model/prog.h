@@ -95,6 +95,7 @@ struct pvalue {
 	bool argv;		/* PV_UARGV and what saves it: tpgen_read_argv()'s layout */
 	bool user_str;		/* a saved member read from a syscall's char * (user memory) */
 	bool user_mem;		/* PV_RAW from a syscall's pointer: the path is in the caller's memory */
+	bool curtask;		/* PV_RAW through the current task (curtask->...), not an argument */
 	int join;		/* PV_SAVED: index in the probe's joins */
 	char *member;		/* PV_SAVED: the member of the saved values */
 	int let;		/* PV_LET: index in the probe's lets */

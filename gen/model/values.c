@@ -426,6 +426,53 @@ static bool has_field(const struct pprobe *pr, const char *cname)
 	return false;
 }
 
+/*
+ * curtask->real_parent->comm: a path through the current task's struct
+ * task_struct, from bpf_get_current_task_btf() under tp_btf (plain loads),
+ * bpf_get_current_task() and CO-RE reads otherwise. CURTASK is always the
+ * built-in; curtask is, unless a field or argument has that name.
+ * -ENOENT when 'name' does not start at the current task.
+ */
+static int curtask_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	const char *base, *cast, *path;
+	char buf[512];
+	int err;
+
+	if (strlen(name) >= sizeof(buf) - 2)
+		return -ENOENT;
+	path_split(name, buf, sizeof(buf), &base, &cast, &path);
+	if (cast || (strcmp(base, "CURTASK") && (strcmp(base, "curtask") || has_field(r->pr, base))))
+		return -ENOENT;
+	if (!path) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is the current task's struct task_struct *: "
+			   "read a member of it ('%s->pid', '%s->real_parent->comm')", base, base, base);
+		return -EINVAL;
+	}
+	if (!r->p->btf) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' reads the current task as the kernel's BTF "
+			   "lays it out: no BTF was found (--btf FILE)", name);
+		return -EINVAL;
+	}
+	for (int i = 0; path[0] == '.' && i < r->pr->nr_joins; i++)
+		if (!strcmp(r->p->sets[r->pr->joins[i].set].name, base))
+			return -ENOENT;		/* curtask.x of a save named curtask */
+	if (strncmp(path, "->", 2)) {
+		spec_error(r->p->spec, &r->src->loc, off, "'%s' is a pointer: read its members with '->'", base);
+		return -EINVAL;
+	}
+	err = path_value(r, v, base, 0, "struct task_struct", path, off);
+	if (err)
+		return err;
+	v->curtask = true;
+	v->arg = xstrdup("curtask");
+	v->arg_type = xstrdup("struct task_struct *");
+	v->arg_local = xstrdup(has_field(r->pr, "curtask") ? "tpgen_curtask" : "curtask");
+	/* bpf_get_current_task_btf() is a trusted pointer: members are plain loads */
+	v->btf_direct = r->pr->attach == ATTACH_TP_BTF;
+	return 0;
+}
+
 /* join.member: a value a 'save' kept */
 static int saved_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
@@ -490,6 +537,12 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.src = PV_LET;
 		v.let = i;
 		v.join = -1;
+		goto add;
+	}
+	err = curtask_value(r, &v, name, off);
+	if (err != -ENOENT) {
+		if (err)
+			return err;
 		goto add;
 	}
 	if (path_is_saved(r, name)) {

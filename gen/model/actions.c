@@ -611,6 +611,7 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 {
 	struct pprobe *pr = r->pr;
 	struct prog *p = r->p;
+	const struct spec_items *keys;
 	struct pjoin *j;
 	int s, err, i;
 
@@ -631,11 +632,12 @@ int probe_add_join(struct resolver *r, const struct spec_join *sj)
 	j->set = s;
 	p->sets[s].joined = true;
 	r->what = "a join key";
-	err = probe_add_items(r, sj->key.nr ? &sj->key : &tid_key, &j->key, true);
+	keys = sj->key.nr ? &sj->key : &tid_key;	/* none written: the thread's */
+	err = probe_add_items(r, keys, &j->key, true);
 	if (!err)
-		err = check_keys(r, sj->key.nr ? &sj->key : &tid_key, &j->key);
+		err = check_keys(r, keys, &j->key);
 	for (i = 0; i < j->key.nr && !err; i++)
-		err = not_joined_yet(r, &sj->key.v[i].expr, j->key.v[i].val, "a join key");
+		err = not_joined_yet(r, &keys->v[i].expr, j->key.v[i].val, "a join key");
 	if (err)
 		return err;
 	if (j->key.nr != p->sets[s].nr_keys) {

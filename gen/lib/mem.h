@@ -14,8 +14,8 @@
  * (MADV_HUGEPAGE). Nothing changes but speed; without glibc it does nothing.
  * True when that heap is set up: the process may then exit without freeing
  * what it built (the heap goes with it; tearing down a whole kernel's model
- * took a tenth of a run). False under a sanitizer's allocator, whose leak
- * check wants everything freed.
+ * was 3-4% of a run's CPU time, after its output was written). False
+ * under a sanitizer's allocator, whose leak check wants everything freed.
  */
 bool mem_batch_init(void);
 

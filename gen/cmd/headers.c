@@ -37,17 +37,42 @@ static void usage(FILE *f)
 		"PATTERN: sys/event or sys:event, with globs (sched/*, *switch*), or a system name.\n");
 }
 
+/*
+ * raw.h of --all, made from the BTF alone: on the live kernel, by the thread
+ * that parses the BTF while the format files are read; its diagnostics are
+ * kept and printed after ctx.h's, and only if ctx.h was made (as when the two
+ * are made one after the other).
+ */
+struct raw_job {
+	struct strbuf sb;	/* the header */
+	struct strbuf diag;	/* what making it said */
+	struct kmods km;	/* the module BTFs read (deps) */
+	int err;
+	bool done;
+};
+
 struct btf_job {
 	struct inputs *in;
 	bool required;
+	struct raw_job *raw;	/* --all: make raw.h here too */
 	int err;
 };
+
+static int raw_make(struct inputs *in, char **pats, int npats, enum raw_mode mode,
+		    struct strbuf *sb, struct kmods *km);
 
 static void *btf_thread(void *arg)
 {
 	struct btf_job *job = arg;
+	struct raw_job *raw = job->raw;
 
 	job->err = inputs_load_btf(job->in, job->required);
+	if (!job->err && raw) {
+		diag_capture_start(&raw->diag);
+		raw->err = raw_make(job->in, NULL, 0, RAW_MODE_STANDALONE, &raw->sb, &raw->km);
+		diag_capture_stop();
+		raw->done = true;
+	}
 	return NULL;
 }
 
@@ -61,7 +86,7 @@ static void add_header(struct outputs *o, const char *dir, const char *output, s
 }
 
 static int ctx_headers(struct inputs *in, char **pats, int npats, const char *dir, const char *output,
-		       bool core, struct outputs *o)
+		       bool core, struct outputs *o, struct raw_job *raw)
 {
 	unsigned long long hash = FNV1A64_INIT;
 	struct btf_job job = { .in = in, .required = core || dir };
@@ -79,8 +104,18 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *di
 	 * the format files are read; offline inputs and --core load one after
 	 * the other, so that their diagnostics always come out in one order.
 	 */
-	if (!in->tracefs && !in->btf_path && !core)
+	if (!in->tracefs && !in->btf_path && !core) {
+		/* raw.h's banner names the release: known before the thread reads it */
+		if (raw) {
+			err = inputs_load_release(in);
+			if (err)
+				return err;
+			job.raw = raw;
+		}
 		threaded = !pthread_create(&th, NULL, btf_thread, &job);
+		if (!threaded)
+			job.raw = NULL;
+	}
 	err = inputs_load_events(in);
 	if (threaded)
 		pthread_join(th, NULL);
@@ -126,28 +161,28 @@ static int ctx_headers(struct inputs *in, char **pats, int npats, const char *di
 	return err;
 }
 
-static int raw_headers(struct inputs *in, char **pats, int npats, const char *dir, const char *output,
-		       enum raw_mode mode, struct outputs *o)
+/* raw.h into sb: the raw tracepoints of the BTF and of the loaded modules' (km). */
+static int raw_make(struct inputs *in, char **pats, int npats, enum raw_mode mode,
+		    struct strbuf *sb, struct kmods *km)
 {
 	struct raw_tps r = {};
-	struct kmods km;
-	struct strbuf sb;
 	bool *sel;
 	char *banner;
 	int err, i, j;
 
+	memset(km, 0, sizeof(*km));
 	err = inputs_load_btf(in, true);
 	if (err)
 		return err == -ENOENT && !in->btf_path ? -EACCES : err;
 	err = mode == RAW_MODE_VMLINUX ? rawtp_load(&r, in->btf) : rawtp_load_standalone(&r, in->btf);
 	if (err)
 		return err;
-	err = kmods_load(in, &km);	/* loaded modules' tracepoints too */
+	err = kmods_load(in, km);	/* loaded modules' tracepoints too */
 	if (err) {
 		rawtp_clear(&r);
 		return err;
 	}
-	kmods_add_rawtps(&km, &r);
+	kmods_add_rawtps(km, &r);
 	sel = xcalloc(r.nr, sizeof(*sel));
 	for (i = 0; i < r.nr; i++)
 		sel[i] = !npats;
@@ -170,21 +205,39 @@ static int raw_headers(struct inputs *in, char **pats, int npats, const char *di
 		}
 	}
 	if (!err) {
-		banner = make_banner(in, km.nr ? km.hash : in->btf_hash);
-		sb_init(&sb);
-		err = emit_raw_header(&sb, &r, sel, in->btf, mode, banner);
-		if (!err) {
-			add_header(o, dir, output, &sb);
-			for (i = 0; i < in->nr_read; i++)
-				outputs_dep(o, in->read[i]);
-			for (i = 0; i < km.nr; i++)	/* the module BTFs read */
-				outputs_dep(o, km.m[i].path);
-		}
-		sb_clear(&sb);
+		banner = make_banner(in, km->nr ? km->hash : in->btf_hash);
+		err = emit_raw_header(sb, &r, sel, in->btf, mode, banner);
 		free(banner);
 	}
 	free(sel);
 	rawtp_clear(&r);
+	return err;
+}
+
+static void raw_add(struct inputs *in, const struct kmods *km, const char *dir, const char *output,
+		    struct strbuf *sb, struct outputs *o)
+{
+	int i;
+
+	add_header(o, dir, output, sb);
+	for (i = 0; i < in->nr_read; i++)
+		outputs_dep(o, in->read[i]);
+	for (i = 0; i < km->nr; i++)	/* the module BTFs read */
+		outputs_dep(o, km->m[i].path);
+}
+
+static int raw_headers(struct inputs *in, char **pats, int npats, const char *dir, const char *output,
+		       enum raw_mode mode, struct outputs *o)
+{
+	struct kmods km;
+	struct strbuf sb;
+	int err;
+
+	sb_init(&sb);
+	err = raw_make(in, pats, npats, mode, &sb, &km);
+	if (!err)
+		raw_add(in, &km, dir, output, &sb, o);
+	sb_clear(&sb);
 	kmods_clear(&km);
 	return err;
 }
@@ -207,9 +260,10 @@ int cmd_headers(int argc, char **argv)
 	struct outputs o = {};
 	const char *output = NULL;
 	bool raw = false, vmlinux_h = false, core = false, all = false;
+	bool batch;
 	int opt, err;
 
-	mem_batch_init();
+	batch = mem_batch_init();
 	while ((opt = getopt_long(argc, argv, ":o:M:h", opts, NULL)) != -1) {
 		err = inputs_option(&in, opt, optarg);
 		if (err < 0)
@@ -270,17 +324,33 @@ int cmd_headers(int argc, char **argv)
 		return -TPGEN_EUSAGE;
 	}
 	if (all) {
+		struct raw_job rj = {};
+
 		/* one reading of the format files and the BTF for both headers */
-		err = ctx_headers(&in, NULL, 0, output, "ctx.h", core, &o);
-		if (!err)
+		sb_init(&rj.sb);
+		sb_init(&rj.diag);
+		err = ctx_headers(&in, NULL, 0, output, "ctx.h", core, &o, &rj);
+		if (!err && rj.done) {
+			diag_flush(&rj.diag);
+			err = rj.err;
+			if (!err)
+				raw_add(&in, &rj.km, output, "raw.h", &rj.sb, &o);
+		} else if (!err) {
 			err = raw_headers(&in, NULL, 0, output, "raw.h", RAW_MODE_STANDALONE, &o);
+		}
+		sb_clear(&rj.sb);
+		sb_clear(&rj.diag);
+		if (rj.done)
+			kmods_clear(&rj.km);
 	} else if (raw)
 		err = raw_headers(&in, argv + optind, argc - optind, NULL, output,
 				  vmlinux_h ? RAW_MODE_VMLINUX : RAW_MODE_STANDALONE, &o);
 	else
-		err = ctx_headers(&in, argv + optind, argc - optind, NULL, output, core, &o);
+		err = ctx_headers(&in, argv + optind, argc - optind, NULL, output, core, &o, NULL);
 	if (!err)
 		err = outputs_commit(&o);
+	if (batch)
+		return err;	/* written: the model and buffers go with the process */
 out:
 	outputs_clear(&o);
 	inputs_clear(&in);

@@ -178,6 +178,11 @@ static int load_release(struct inputs *in)
 	return err;
 }
 
+int inputs_load_release(struct inputs *in)
+{
+	return load_release(in);
+}
+
 const char *inputs_release(struct inputs *in)
 {
 	if (!in->release && load_release(in))

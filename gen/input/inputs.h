@@ -60,6 +60,8 @@ int inputs_load_events(struct inputs *in);
  * that is there but unreadable or malformed: reported, -EINVAL.
  */
 int inputs_load_btf(struct inputs *in, bool required);
+/* The kernel release for banners: uname's, or the snapshot's; reported if not a release name. */
+int inputs_load_release(struct inputs *in);
 const char *inputs_release(struct inputs *in);
 void inputs_clear(struct inputs *in);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "lib/limits.h"
@@ -142,10 +143,14 @@ static void add_event(struct tp_events *evs, int *cap, const char *sys, const ch
 	ev->id = -1;
 }
 
+#define TRACEFS_MAGIC	0x74726163
+
 int tracefs_open(struct tp_events *evs, const char *dir)
 {
 	char **systems = NULL;
 	int rootfd, nsys = 0, i, j, cap = 0, err;
+	struct statfs sfs;
+	bool tracefs;
 
 	memset(evs, 0, sizeof(*evs));
 	evs->root = xstrdup(dir);
@@ -155,6 +160,8 @@ int tracefs_open(struct tp_events *evs, const char *dir)
 		diag_error(dir, 0, 0, "cannot open events directory: %s", strerror(-err));
 		return err == -EACCES || err == -EPERM ? -EACCES : err;
 	}
+	/* in tracefs itself, every event directory has its format file (eventfs makes it) */
+	tracefs = !fstatfs(rootfd, &sfs) && sfs.f_type == TRACEFS_MAGIC;
 	err = list_dirs(dup(rootfd), &systems, &nsys);
 	if (err) {
 		diag_error(dir, 0, 0, "cannot read events directory: %s", strerror(-err));
@@ -168,10 +175,10 @@ int tracefs_open(struct tp_events *evs, const char *dir)
 		sysfd = openat(rootfd, systems[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sysfd >= 0 && !list_dirs(sysfd, &events, &nev)) {
 			for (j = 0; j < nev; j++) {
-				char *rel = xasprintf("%s/%s/format", systems[i], events[j]);
+				char *rel = tracefs ? NULL : xasprintf("%s/%s/format", systems[i], events[j]);
 
-				/* a directory without a format file is not an event */
-				if (!faccessat(rootfd, rel, F_OK, 0))
+				/* in a copy, a directory without a format file is not an event */
+				if (tracefs || !faccessat(rootfd, rel, F_OK, 0))
 					add_event(evs, &cap, systems[i], events[j]);
 				free(rel);
 				free(events[j]);

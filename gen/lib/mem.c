@@ -13,7 +13,7 @@
 #define HUGE_PAGE	(2UL << 20)
 #define HEAP_STEP	(64UL << 20)	/* a whole-kernel run stays within one step */
 
-void mem_batch_init(void)
+bool mem_batch_init(void)
 {
 #ifdef __GLIBC__
 	uintptr_t start, end, from;
@@ -34,9 +34,12 @@ void mem_batch_init(void)
 	end = (uintptr_t)sbrk(0);
 	free(p);
 	if (start == (uintptr_t)-1 || end <= start)
-		return;		/* no brk heap (a sanitizer's allocator, say) */
+		return false;	/* no brk heap (a sanitizer's allocator, say) */
 	from = (start + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	if (end > from + HUGE_PAGE)
 		madvise((void *)from, (end - from) & ~(HUGE_PAGE - 1), MADV_HUGEPAGE);
+	return true;
+#else
+	return false;
 #endif
 }

@@ -586,6 +586,12 @@ int decode_resolve(struct resolver *r, const struct spec_item *it, int fn, const
 			*out = from_printfmt(r->p, r->pr->ev, v);
 		else if (plain && v->src == PV_SAVED && (v->kind == PV_INT || v->kind == PV_PTR))
 			*out = saved_printfmt(r, v);
+		else if (plain && v->src == PV_RAW && v->kind == PV_INT && v->fmt_field) {
+			struct pvalue f = *v;	/* a raw_tp/tp_btf argument a format field is made from */
+
+			f.field = v->fmt_field;
+			*out = from_printfmt(r->p, v->fmt_ev, &f);
+		}
 		return 0;
 	}
 	switch (fn) {

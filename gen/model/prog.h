@@ -89,6 +89,8 @@ struct pvalue {
 	bool near;		/* PV_RAW with a path: one '->', within a load's reach (32 KiB) */
 	bool narrow;		/* PV_CTX: a syscall argument narrower than its 8-byte slot */
 	bool is_bool;		/* PV_RAW: a _Bool, read as a __u8 */
+	const struct tp_field *fmt_field;	/* PV_RAW: the format field it is (softirq's vec), */
+	const struct tp_event *fmt_ev;		/* of this event: its print fmt shows it */
 	int sys_arg;		/* PV_SYSARG: the argument's position, 0..5 */
 	enum pvalue_stack stack;	/* kstack, ustack, and what saves them */
 	const char *stack_map;	/* PV_KSTACK, PV_USTACK: the program's stack map (not owned) */

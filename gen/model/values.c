@@ -248,7 +248,19 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 		const char *fp = fmt_path(r, name);
 
 		/* softirq_entry's vec is vec_nr; the path's own names are the raw tracepoint's */
-		return fp && strcmp(fp, name) ? resolve_raw(r, v, fp, off) : -ENOENT;
+		const struct tp_event *ev;
+
+		if (!fp || !strcmp(fp, name))
+			return -ENOENT;
+		err = resolve_raw(r, v, fp, off);
+		ev = err ? NULL : tp_events_find(r->p->evs, r->pr->sp->sys, r->pr->sp->name);
+		for (i = 0; ev && i < ev->nr_fields; i++) {
+			if (!strcmp(ev->fields[i].name, name)) {
+				v->fmt_field = &ev->fields[i];	/* the same value: shown as the print fmt shows it */
+				v->fmt_ev = ev;
+			}
+		}
+		return err;
 	}
 	{
 		char *members = xasprintf("->%s", rest);

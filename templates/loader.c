@@ -66,6 +66,9 @@ static struct env {
 {{#if RINGBUF}}
 	unsigned long ringbuf_size;	/* bytes; 0: the BPF object's */
 {{/if}}
+{{#if STACKS}}
+	long stack_storage_size;	/* stacks the stack map keeps; 0: the BPF object's */
+{{/if}}
 } env;
 {{#if PARAMS}}
 {{> loader_params.c}}
@@ -85,6 +88,10 @@ enum {
 {{#if RINGBUF}}
 /* a long option without a letter: an argp key no character has, below the others' 0x100... */
 #define OPT_RINGBUF_SIZE	0x80
+
+{{/if}}
+{{#if STACKS}}
+#define OPT_STACK_STORAGE_SIZE	0x81
 
 {{/if}}
 static const struct argp_option opts[] = {
@@ -125,6 +132,10 @@ static const struct argp_option opts[] = {
 {{#if RINGBUF}}
 	{ "ringbuf-size", OPT_RINGBUF_SIZE, "SIZE", 0, "Ring buffer size in bytes, K or M suffix (default 256K; "
 	  "rounded up to a power of two)", 0 },
+{{/if}}
+{{#if STACKS}}
+	{ "stack-storage-size", OPT_STACK_STORAGE_SIZE, "N", 0, "Stacks the stack map keeps "
+	  "(default 4096; about 1 KB each)", 0 },
 {{/if}}
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
 	{},
@@ -233,6 +244,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {{#if RINGBUF}}
 	case OPT_RINGBUF_SIZE:
 		env.ringbuf_size = parse_size(arg, state);
+		break;
+{{/if}}
+{{#if STACKS}}
+	case OPT_STACK_STORAGE_SIZE:
+		env.stack_storage_size = parse_long(arg, "--stack-storage-size", 1, 1048576, state);
 		break;
 {{/if}}
 {{#if KEY_ARG}}
@@ -630,6 +646,15 @@ int main(int argc, char **argv)
 		err = bpf_map__set_max_entries(skel->maps.events, sz);
 		if (err) {
 			fprintf(stderr, "Failed to set the ring buffer's size: %s\n", strerror(-err));
+			goto cleanup;
+		}
+	}
+{{/if}}
+{{#if STACKS}}
+	if (env.stack_storage_size) {
+		err = bpf_map__set_max_entries(skel->maps.{{STACK_MAP}}, env.stack_storage_size);
+		if (err) {
+			fprintf(stderr, "Failed to set the stack map's size: %s\n", strerror(-err));
 			goto cleanup;
 		}
 	}

@@ -122,6 +122,9 @@ static struct {
 {{#if RINGBUF}}
 	const __u64 *lost_ringbuf;
 {{/if}}
+{{#if STACKS}}
+	const __u64 *lost_stack;
+{{/if}}
 	char kernel[65];
 	/* per table, the label sets exported so far, sorted: a series once exported stays */
 	struct metric_kept {
@@ -678,12 +681,24 @@ static char *metrics_text(size_t *len)
 		  "summed into its series other=\"true\"\n# TYPE {{TOOL}}_folded_series gauge\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		mb_printf(&b, "{{TOOL}}_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
+{{#if !STACKS}}
 	mb_printf(&b, "# HELP {{TOOL}}_lost_total Updates lost: a map was full (map_full), "
 		  "records the ring buffer had no room for (ringbuf_full), or events the kernel "
 		  "skipped inside another BPF program (nested)\n# TYPE {{TOOL}}_lost_total counter\n");
+{{/if}}
+{{#if STACKS}}
+	mb_printf(&b, "# HELP {{TOOL}}_lost_total Updates lost: a map was full (map_full), "
+		  "records the ring buffer had no room for (ringbuf_full), events the kernel "
+		  "skipped inside another BPF program (nested), or stacks the stack map had no "
+		  "place for (stack)\n# TYPE {{TOOL}}_lost_total counter\n");
+{{/if}}
 	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"map_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
 	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"nested\"} %llu\n", nested_misses(metrics.obj));
+{{#if STACKS}}
+	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"stack\"} %llu\n",
+		  (unsigned long long)__atomic_load_n(metrics.lost_stack, __ATOMIC_RELAXED));
+{{/if}}
 {{#if RINGBUF}}
 	mb_printf(&b, "{{TOOL}}_lost_total{reason=\"ringbuf_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_ringbuf, __ATOMIC_RELAXED));
@@ -774,6 +789,9 @@ static int metrics_start(struct {{SKEL}} *skel)
 	metrics.obj = skel->obj;
 {{#if RINGBUF}}
 	metrics.lost_ringbuf = &skel->bss->ringbuf_drops;
+{{/if}}
+{{#if STACKS}}
+	metrics.lost_stack = &skel->bss->tpgen_stacks_lost;
 {{/if}}
 	if (!uname(&u))
 		snprintf(metrics.kernel, sizeof(metrics.kernel), "%s", u.release);

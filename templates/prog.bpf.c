@@ -56,5 +56,10 @@ __u64 ringbuf_drops = 0;
 /* updates a full map had no room for; the loader reports them */
 __u64 tpgen_lost = 0;
 {{/if}}
+{{#if STACKS}}
+
+/* stacks the stack map could not keep (another in their bucket); the loader reports them */
+__u64 tpgen_stacks_lost = 0;
+{{/if}}
 {{MAPS}}
 {{HANDLERS}}

@@ -562,6 +562,15 @@ void emit_summary(struct strbuf *sb, const struct prog *p)
 			"\tfprintf(stderr, \"%%llu updates lost: a map was full (%%d keys)\\n\",\n"
 			"\t\t(unsigned long long)skel->bss->tpgen_lost, TPGEN_MAP_ENTRIES);\n", at_exit);
 	}
+	if (p->any_stack) {
+		if (!first || p->any_agg || p->nr_sets)
+			sb_putc(sb, '\n');
+		first = false;
+		sb_printf(sb, "if (%sskel->bss->tpgen_stacks_lost)\n"
+			"\tfprintf(stderr, \"%%llu stacks lost: the stack map kept another in their place \"\n"
+			"\t\t\"(--stack-storage-size makes it bigger)\\n\",\n"
+			"\t\t(unsigned long long)skel->bss->tpgen_stacks_lost);\n", at_exit);
+	}
 	if (!first || p->any_agg || p->nr_sets)
 		sb_putc(sb, '\n');
 	sb_printf(sb, "if (%snested_misses(skel->obj))\n"

@@ -48,8 +48,8 @@ static const struct {
  */
 static const char reserved_short[] = "dijTrvfhV";
 static const char *const reserved_long[] = {
-	"duration", "interval", "json", "timestamp", "rate", "verbose", "folded", "ringbuf-size", "help",
-	"usage", "version",
+	"duration", "interval", "json", "timestamp", "rate", "verbose", "folded", "ringbuf-size",
+	"stack-storage-size", "help", "usage", "version",
 };
 
 static int set_type(struct loader *ld, yaml_node_t *node, struct spec_param *pa)

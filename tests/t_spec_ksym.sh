@@ -473,37 +473,36 @@ def caller(frames, globs):
         if not [g for g in globs if fnmatch.fnmatchcase(f.split("+")[0], g)]:
             return f
     return "[unknown]"
-# Each use of kstack (and of kcaller) takes its stack with bpf_get_stackid(). The
+# An entry takes its event's stack once (bpf_get_stackid()), for every use. The
 # stack map keeps one stack per bucket: a stack whose bucket holds another one is
 # lost (-EEXIST), counted by the program, and the loader says how many at exit.
-# Every stack missing here (a record's empty kstack or kstack(3), its "[unknown]"
-# caller, a row without a stack) is one of those: the two counts are the same.
+# Each one lost is an event with no stack anywhere: its record's kstack, kstack(3)
+# and callers, its kstack(2) row, its kcaller row ("[unknown]"); the counts match.
 m = re.search(r"^(\d+) stacks lost: the stack map kept another in their place "
               r"\(--stack-storage-size makes it bigger\)$",
               open(sys.argv[3]).read(), re.M)
 reported = int(m.group(1)) if m else 0
 callers = {}
 own = re.compile(r"^(bpf_prog_|bpf_trace_run|__traceiter_|__bpf_trace_|perf_trace_|trace_call_bpf)")
-errs, recs, rows, by2, nostack, nostack_rows, missing = [], 0, 0, {}, 0, 0, 0
+errs, recs, rows, by2, nostack, nostack_rows = [], 0, 0, {}, 0, 0
 for line in open(sys.argv[1]):
     o = json.loads(line)
     if "event" in o:
         recs += 1
         k, k3 = o["kstack"], o["k3"]
-        missing += (not k) + (not k3) + (o["kcaller"] == "[unknown]") + (o["c2"] == "[unknown]")
         if not k:
             nostack += 1
+            if k3 or o["kcaller"] != "[unknown]" or o["c2"] != "[unknown]":
+                errs.append("an event's stack lost in its kstack only: %s" % o)
             continue
         if [f for f in k if own.match(f)]:
             errs.append("kstack with the tracing's frames: %s" % k)
         elif not k[0].startswith("__schedule+"):
             errs.append("kstack does not start at __schedule: %s" % k)
-        if k3 and (not 1 <= len(k3) <= 3 or k3 != k[:len(k3)] or len(k3) != min(3, len(k))):
+        if (not 1 <= len(k3) <= 3 or k3 != k[:len(k3)] or len(k3) != min(3, len(k))):
             errs.append("kstack(3) %s is not the first frames of %s" % (k3, k))
-        if o["kcaller"] != "[unknown]" and o["kcaller"] != caller(k, []):
-            errs.append("kcaller %s of %s" % (o["kcaller"], k))
-        if o["c2"] != "[unknown]" and o["c2"] != caller(k, skip):
-            errs.append("kcaller(%s) %s of %s" % (skip, o["c2"], k))
+        if o["kcaller"] != caller(k, []) or o["c2"] != caller(k, skip):
+            errs.append("kcaller %s, kcaller(%s) %s of %s" % (o["kcaller"], skip, o["c2"], k))
         callers[caller(k, skip)] = callers.get(caller(k, skip), 0) + 1
     elif o.get("agg", "").startswith("by2_"):
         rows += 1
@@ -524,19 +523,20 @@ for line in open(sys.argv[1]):
         if (o["agg"], o["kcaller"]) in by2:
             errs.append("kcaller rows not merged: %s twice" % o["kcaller"])
         by2[(o["agg"], o["kcaller"])] = 0
-# every event under its caller, or under "[unknown]" when its key's stack was
-# lost; the records name the callers of those whose kstack was not lost
+# every event under its caller, as its record names it, or under "[unknown]"
+# when its stack was lost
 unknown = byc.pop("[unknown]", 0)
-missing += nostack_rows + unknown
-if sum(byc.values()) + unknown != recs or \
-   [c for c in set(byc) | set(callers) if not callers.get(c, 0) - unknown <= byc.get(c, 0) <= callers.get(c, 0) + nostack]:
-    errs.append("counts by kcaller %s (%d lost), callers of the records %s (%d without a stack)" %
-                (byc, unknown, callers, nostack))
+missing = nostack
+if nostack_rows != nostack or unknown != nostack:
+    errs.append("%d records without a stack, %d events in kstack(2) rows without one, %d under kcaller "
+                "[unknown]" % (nostack, nostack_rows, unknown))
+if byc != callers:
+    errs.append("counts by kcaller %s, callers of the records %s" % (byc, callers))
 if missing != reported:
-    errs.append("%d stacks missing, %d reported lost by the tool" % (missing, reported))
+    errs.append("%d events without a stack, %d stacks reported lost by the tool" % (missing, reported))
 if small and not reported:
     errs.append("no stack lost in a map of 2")
-elif not small and missing > recs:
+elif not small and missing > recs // 5:
     errs.append("%d of %d records' stacks lost" % (missing, recs))
 if sum(by2.values()) + nostack_rows != recs:
     errs.append("kstack(2) rows count %d events, %d records" % (sum(by2.values()) + nostack_rows, recs))

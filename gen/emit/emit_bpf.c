@@ -477,6 +477,11 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 	if (pr->uses_time)
 		sb_puts(sb, "\t__u64 tpgen_now;\n");
+	/* the event's stacks, taken by their first use (tpgen_stackid()) */
+	if (pr->uses_kstack)
+		sb_puts(sb, "\t__s64 tpgen_kstack = TPGEN_STACK_UNTAKEN;\n");
+	if (pr->uses_ustack)
+		sb_puts(sb, "\t__s64 tpgen_ustack = TPGEN_STACK_UNTAKEN;\n");
 	for (i = 0; i < pr->nr_lets; i++)
 		sb_printf(sb, "\t%s %s;\n", pvalue_ctype(&pr->lets[i].type), pr->lets[i].local);
 	emit_filter_decls(sb, pr);

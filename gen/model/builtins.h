@@ -32,11 +32,11 @@
 	X(TIME, "time", "nsecs", PV_INT, 8, false, BI_TIME, "tpgen_now")			\
 	X(CGROUP, "cgroup", NULL, PV_INT, 8, false, 0, "bpf_get_current_cgroup_id()")		\
 	X(KSTACK, "kstack", NULL, PV_INT, 8, false, BI_CTX,					\
-	  "(__u64)tpgen_stackid(ctx, &%1$s, 0, &tpgen_stacks_lost)")				\
+	  "(__u64)tpgen_stackid(ctx, &%1$s, 0, &tpgen_kstack, &tpgen_stacks_lost)")		\
 	X(USTACK, "ustack", NULL, PV_INT, 8, false, BI_CTX,					\
 	  /* the process beside its stack: the loader reads its ELF files */			\
 	  "((bpf_get_current_pid_tgid() & 0xffffffff00000000ULL) | "				\
-	  "tpgen_stackid(ctx, &%1$s, BPF_F_USER_STACK, &tpgen_stacks_lost))")		\
+	  "tpgen_stackid(ctx, &%1$s, BPF_F_USER_STACK, &tpgen_ustack, &tpgen_stacks_lost))")	\
 	X(NUMAID, "numaid", NULL, PV_INT, 4, false, 0, "bpf_get_numa_node_id()")		\
 	X(ELAPSED, "elapsed", NULL, PV_INT, 8, false, BI_START | BI_TIME, "(tpgen_now - tpgen_start_ns)")
 

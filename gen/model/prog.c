@@ -172,6 +172,10 @@ static void probe_uses(struct prog *p, struct pprobe *pr)
 			pr->uses_ctx = true;
 		if (pr->vals[i].stack)
 			p->any_stack = true;
+		if (pr->vals[i].src == PV_KSTACK)
+			pr->uses_kstack = true;
+		if (pr->vals[i].src == PV_USTACK)
+			pr->uses_ustack = true;
 		if (pr->vals[i].argv)
 			p->any_argv = true;
 	}

@@ -237,6 +237,8 @@ struct pprobe {
 	bool first_of_program;	/* the first probe of its program: emits the SEC() */
 	bool uses_ctx;
 	bool uses_time;		/* reads 'time': the program's one bpf_ktime_get_ns() of the event */
+	bool uses_kstack;	/* kstack, kstack(N), kcaller: the entry's one bpf_get_stackid() */
+	bool uses_ustack;	/* ustack, ustack(N): the same, of the user stack */
 	/* gen/model/stack.c: bytes of the filter's strings and keys kept in per-CPU scratch (0: on the stack) */
 	unsigned int scratch_size;
 	int scratch_slot;	/* the program's slot of tpgen_scratch, or -1 */

@@ -8,7 +8,7 @@
  *   tpgen_ringbuf_reserve()	bpf_ringbuf_reserve() that counts what it drops
  *   tpgen_ringbuf_submit()	bpf_ringbuf_submit() that wakes the loader once per batch
  *   tpgen_count()		per-key counters in a hash map
- *   tpgen_stackid()		bpf_get_stackid() that counts the stacks the map lost
+ *   tpgen_stackid()		bpf_get_stackid() once per entry, counting the stacks the map lost
  *   tpgen_save(), tpgen_save_value(), tpgen_save_first()
  *				values kept under a key for a later event
  *   tpgen_hist_add()		log2 histograms, as libbpf-tools' bits.bpf.h
@@ -51,20 +51,27 @@ static __tpgen_always_inline __u64 tpgen_time(__u64 *now)
 	return *now;
 }
 
-/*
- * bpf_get_stackid() that counts, in *lost, the stacks the stack map could not
- * keep: it keeps one stack per bucket (the hash of its frames), and without
- * BPF_F_REUSE_STACKID a different stack whose hash lands in a taken bucket
- * gets -EEXIST, as one gets -ENOMEM when no free entry is left. A stack that
- * cannot be taken at all (-EFAULT: a kernel thread's user stack) is not a loss.
- */
-static __tpgen_always_inline __u32 tpgen_stackid(void *ctx, void *map, __u64 flags, __u64 *lost)
-{
-	long id = bpf_get_stackid(ctx, map, flags);
+/* an entry's stack id before its first use takes it (not an id, nor an error) */
+#define TPGEN_STACK_UNTAKEN	(1LL << 32)
 
-	if (id == -17 /* -EEXIST */ || id == -12 /* -ENOMEM */)
-		__sync_fetch_and_add(lost, 1);
-	return (__u32)id;
+/*
+ * The event's stack, taken by the first use in an entry (*id is
+ * TPGEN_STACK_UNTAKEN before): its other uses (kstack, kstack(N), kcaller as
+ * columns and keys) get the same id, as libbpf-tools take one per event. The
+ * stack map keeps one stack per bucket (the hash of its frames), and without
+ * BPF_F_REUSE_STACKID a different stack whose hash lands in a taken bucket
+ * gets -EEXIST, as one gets -ENOMEM when no free entry is left: those are
+ * counted in *lost. A stack that cannot be taken at all (-EFAULT: a kernel
+ * thread's user stack) is not a loss.
+ */
+static __tpgen_always_inline __u32 tpgen_stackid(void *ctx, void *map, __u64 flags, __s64 *id, __u64 *lost)
+{
+	if (*id == TPGEN_STACK_UNTAKEN) {
+		*id = bpf_get_stackid(ctx, map, flags);
+		if (*id == -17 /* -EEXIST */ || *id == -12 /* -ENOMEM */)
+			__sync_fetch_and_add(lost, 1);
+	}
+	return (__u32)*id;
 }
 
 /* Floor of log2, branch-free (libbpf-tools' log2l()); 0 for 0. */

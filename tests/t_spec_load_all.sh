@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
+# tpgen-timeout: 1200
 # Every spec of specs/ under each attach type (its top-level 'attach:' set to
 # tracepoint, raw_tp and tp_btf in turn): tpgen generates it or refuses it with
 # one located error (exit 1: a field that attach type cannot read), and what it

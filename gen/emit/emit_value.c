@@ -134,7 +134,9 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 /* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
 void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
 {
-	if (pr->ev->core_sys)
+	if (pr->ev->core_sys && v->field->kind != FIELD_POINTER)
+		sb_printf(sb, "(const void *)%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);	/* str(x) */
+	else if (pr->ev->core_sys)
 		sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
 	else
 		sb_printf(sb, "ctx->%s", v->field->cname);

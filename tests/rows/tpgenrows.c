@@ -15,6 +15,9 @@
  *	N eventfd()s, the first K closed; then creates READY and waits.
  *   tpgenrows sleeps N
  *	N sleeps of 1 ms: N wakeups, each a wait on a run queue.
+ *   tpgenrows writes SIZE...
+ *	write(1000 + i, NULL, SIZE) for the i-th SIZE: each fails (EBADF), its
+ *	fd and count known.
  *   tpgenrows errs N
  *	N openat()s of a missing file (ENOENT), N / 2 close(-1) (EBADF) and
  *	N getppid()s.
@@ -81,6 +84,12 @@ int main(int argc, char **argv)
 		n = atoi(argv[2]);
 		for (i = 0; i < n; i++)
 			usleep(1000);
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "writes")) {
+		for (i = 2; i < argc; i++)
+			if (syscall(SYS_write, 1000 + i - 2, NULL, strtoul(argv[i], NULL, 0)) != -1)
+				return 1;
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "errs")) {

@@ -1429,7 +1429,7 @@ static char *metrics_text(size_t *len)
 		  "# TYPE joins_build_info gauge\n"
 		  "joins_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
-	mb_printf(&b, "\",spec_hash=\"9a08a4dddfcc75ad\",version=\"tpgen 0.1.0\"} 1\n");
+	mb_printf(&b, "\",spec_hash=\"e3a752a9c1b40b1b\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {

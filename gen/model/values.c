@@ -191,6 +191,14 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	int i, err, nfound = 0;
 	bool upper;
 
+	if (!strcmp(name, "common_pid")) {
+		/* the record's common_pid is current->pid, the thread, as under tracepoint */
+		v->src = PV_TID;
+		v->kind = PV_INT;
+		v->size = 4;
+		v->is_signed = true;
+		return 0;
+	}
 	err = sysargs_value(r, v, name, off);	/* a syscall's argument, on sys_enter/sys_exit */
 	if (err != -ENOENT)
 		return err;

@@ -7,7 +7,7 @@
 # calls write(1000 + i, NULL, SIZE_i): the count argument's count, sum,
 # min, max, avg, stddev and the fd of the first write reaching the maximum
 # are known per key (fd % 2) and in all; every table must show exactly
-# them, in its text columns and in -j.
+# them, in its text columns and in -j (and --metrics, max_at's series).
 # tpgen-timeout: 300
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/spec_lib.sh"
@@ -67,9 +67,19 @@ for t in $tools; do
 		sleep 0.1
 	done
 done
+# and the first as an exporter: each max_at series is the fd of its max
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+t0=$(head -1 "$T/tools")
+"$out/$t0/$t0" --metrics "$port" >"$T/metrics.out" 2>"$T/metrics.err" &
+pids+=($!)
+for i in $(seq 100); do
+	curl -sf "http://127.0.0.1:$port/metrics" >/dev/null && break
+	sleep 0.1
+done
 sleep 0.5
 "$T/tpgenrows" writes $SIZES || fail "the helper failed"
 sleep 0.5
+curl -sf "http://127.0.0.1:$port/metrics" >"$T/metrics.prom" || fail "$t0: scrape failed"
 for p in "${pids[@]}"; do
 	kill -INT $p
 done
@@ -77,6 +87,12 @@ for p in "${pids[@]}"; do
 	wait $p || fail "a tool exited $? after SIGINT"
 done
 
+# max_at: 1008 (k 0), 1003 (k 1, and keyless: the first of two maxima of 100)
+n=$(grep -Ec '^[a-z0-9_]+_max_at(\{k="[01]"\})? ' "$T/metrics.prom")
+[ "$n" -ge 9 ] || { cat "$T/metrics.prom"; fail "$t0: $n max_at series"; }
+! grep -E '^[a-z0-9_]+_max_at(\{k="[01]"\})? ' "$T/metrics.prom" |
+	grep -Ev '^[a-z0-9_]+_max_at(\{k="0"\} 1008|\{k="1"\} 1003| 1003)$' ||
+	fail "$t0: --metrics shows another max_at"
 python3 - "$T" $SIZES <<'PY' || fail "the tables are not what the helper did"
 import json, math, re, sys
 T, sizes = sys.argv[1], [int(x) for x in sys.argv[2:]]

@@ -68,6 +68,8 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 					continue;
 				if (a->fns & AGG_MAX && off == a->off_max)
 					continue;
+				if (a->fns & AGG_MAX_AT && off == a->off_max_at)
+					continue;
 				v -= o;
 				memcpy(val + off, &v, 8);
 			}
@@ -318,14 +320,20 @@ static int cmp_series_weight(const void *x, const void *y)
 	return strcmp(s->labels, t->labels);
 }
 
-/* two rows of one series: counts, sums and slots added, min and max kept */
+/* two rows of one series: counts, sums and slots added, min and max kept, max_at with its max */
 static void merge_val(const struct agg *a, char *dst, const char *src)
 {
+	__u64 dm = val_u64(dst, a->off_max), sm = val_u64(src, a->off_max);
+	bool src_max = a->is_signed & AGG_MAX ? (__s64)sm > (__s64)dm : sm > dm;
+
 	for (unsigned int off = 0; off + 8 <= a->val_size; off += 8) {
 		__u64 d = val_u64(dst, off), s = val_u64(src, off);
 		bool sgn;
 
-		if (a->fns & AGG_MIN && off == a->off_min) {
+		if (a->fns & AGG_MAX_AT && off == a->off_max_at) {
+			if (src_max)
+				d = s;
+		} else if (a->fns & AGG_MIN && off == a->off_min) {
 			sgn = a->is_signed & AGG_MIN;
 			if (sgn ? (__s64)s < (__s64)d : s < d)
 				d = s;
@@ -525,7 +533,8 @@ static void mb_value(struct mbuf *b, const struct agg *a, const struct metric_ta
 	} else if (fn == AGG_AVG || fn == AGG_STDDEV || t->scale != 1) {
 		mb_printf(b, "%.15g\n", fn_value(a, val, fn) * t->scale);
 	} else {
-		unsigned int off = fn == AGG_SUM ? a->off_sum : fn == AGG_MIN ? a->off_min : a->off_max;
+		unsigned int off = fn == AGG_SUM ? a->off_sum : fn == AGG_MIN ? a->off_min :
+				   fn == AGG_MAX_AT ? a->off_max_at : a->off_max;
 
 		if (a->is_signed & fn)
 			mb_printf(b, "%lld\n", (long long)val_u64(val, off));

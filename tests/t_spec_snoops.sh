@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause)
 # The specs no other test runs, live, against what this test causes or what
 # the kernel counts itself:
-# - mountsnoop: a tmpfs mounted with a source that has a space, flags and
-#   result, and a mount on a missing directory (-2): the three strings read
-#   at the entry from the caller's memory and joined at the exit;
+# - mountsnoop: a tmpfs mounted with a source that has a space, flags, data
+#   and result, and a mount on a missing directory (-2): the three strings and
+#   the data (str(data), NULL for the second) read at the entry from the
+#   caller's memory and joined at the exit;
 # - sigsnoop: SIGUSR1 from this shell to a sleeping child: sender, target, sig;
 # - softirqs: for every vector, the count the tool reports lies between the
 #   kernel's own /proc/softirqs counts over the time the tool was surely
@@ -58,9 +59,9 @@ pid=$spid stop sigsnoop
 pid=$mpid stop mountsnoop
 # MS_NOEXEC is 8; the mount namespace is this shell's
 mnt_ns=$(stat -L -c %i /proc/self/ns/mnt)
-expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":0,\"fstype\":\"tmpfs\",\"flags\":8,\"flags_name\":\"MS_NOEXEC\",\"source\":\"tpgen src\",\"target\":\"$T/mnt\"" \
+expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":0,\"fstype\":\"tmpfs\",\"flags\":8,\"flags_name\":\"MS_NOEXEC\",\"source\":\"tpgen src\",\"target\":\"$T/mnt\",\"data\":\"size=1m\"" \
 	"mount of 'tpgen src' on $T/mnt"
-expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":-2,\"fstype\":\"tmpfs\",\"flags\":0,\"flags_name\":\"0\",\"source\":\"tpgenx\",\"target\":\"$T/no-such-dir\"" \
+expect mountsnoop "\"comm\":\"mount\",\"mnt_ns\":$mnt_ns,\"ret\":-2,\"fstype\":\"tmpfs\",\"flags\":0,\"flags_name\":\"0\",\"source\":\"tpgenx\",\"target\":\"$T/no-such-dir\",\"data\":\"\"" \
 	"failed mount on $T/no-such-dir"
 # the peer: the same mount namespace and flag names
 grep -Eq "^mount +[0-9]+ +[0-9]+ +$mnt_ns +mount\(\"tpgen src\", \"$T/mnt\", \"tmpfs\", MS_NOEXEC, \"size=1m\"\) = 0" \

@@ -81,7 +81,8 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 		}
 		if (v->narrow || (pr->ev->core_class && v->field->core_ptr))
 			sb_printf(sb, "(%s)", pvalue_ctype(v));	/* core_ptr: a void * in the CO-RE struct */
-		sb_printf(sb, "ctx->%s", v->field->cname);
+		/* CO-RE: each read through __tpgen_ctx() (the ctx header says why) */
+		sb_printf(sb, pr->ev->core_class ? "__tpgen_ctx(ctx)->%s" : "ctx->%s", v->field->cname);
 		break;
 	case PV_RAW:
 		if (v->is_bool)
@@ -134,7 +135,9 @@ void emit_value(struct strbuf *sb, const struct pprobe *pr, const struct pvalue 
 /* Where a syscall's char * argument points in the caller's memory (PV_USTR). */
 void emit_ustr_addr(struct strbuf *sb, const struct pprobe *pr, const struct pvalue *v)
 {
-	if (pr->ev->core_sys)
+	if (pr->ev->core_sys && v->field->kind != FIELD_POINTER)
+		sb_printf(sb, "(const void *)%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);	/* str(x) */
+	else if (pr->ev->core_sys)
 		sb_printf(sb, "%s__get_%s(ctx)", pr->ev->struct_name, v->field->cname);
 	else
 		sb_printf(sb, "ctx->%s", v->field->cname);

@@ -314,7 +314,47 @@ static int call(struct parser *p, size_t off)
 		return perr(p, off, "%s() shows a whole print item or aggregation key ('print: [%s(x)]'); "
 			    "it is not a value an expression can use", p->text, p->text);
 	return perr(p, off, "unknown function '%s'; the functions are %s, each around a whole print "
-		    "item or aggregation key", p->text, known);
+		    "item or aggregation key, and str(ARG), a syscall argument's string", p->text, known);
+}
+
+/*
+ * "str(data)": the string at a syscall argument's address (mount's void *
+ * data), read from the caller's memory as a char * argument is. One
+ * reference, its text "str(NAME)"; the model checks what NAME is.
+ */
+static int parse_str(struct parser *p, size_t off, struct expr **out)
+{
+	struct expr *e;
+	char *name;
+	int err;
+
+	err = next(p);
+	if (!err && p->tok != T_LPAREN)
+		err = perr(p, p->tok_off, "expected '(' after 'str'");
+	if (!err)
+		err = next(p);
+	if (!err && p->tok != T_NAME)
+		err = perr(p, p->tok_off, "str() takes the name of a syscall argument: 'str(data)'");
+	if (!err && (strchr(p->text, '.') || strstr(p->text, "->") || strchr(p->text, '[')))
+		err = perr(p, p->tok_off, "str() takes the name of a syscall argument, not '%s'", p->text);
+	if (err)
+		return err;
+	name = p->text;
+	p->text = NULL;
+	err = next(p);
+	if (!err && p->tok != T_RPAREN)
+		err = perr(p, p->tok_off, "expected ')' after 'str(%s'", name);
+	if (!err)
+		err = next(p);
+	if (err) {
+		free(name);
+		return err;
+	}
+	e = node(p, EX_REF, off);
+	e->text = xasprintf("str(%s)", name);
+	free(name);
+	*out = e;
+	return 0;
 }
 
 /*
@@ -420,8 +460,14 @@ static int parse_unary(struct parser *p, struct expr **out)
 		}
 		break;
 	case T_NAME:
-		if (p->s[p->pos + strspn(p->s + p->pos, " \t")] == '(')
-			return call(p, off);
+		if (p->s[p->pos + strspn(p->s + p->pos, " \t")] == '(') {
+			if (strcmp(p->text, "str"))
+				return call(p, off);
+			err = parse_str(p, off, &e);
+			if (err)
+				return err;
+			break;
+		}
 		/* fallthrough */
 	case T_NUM:
 	case T_STR:

@@ -195,12 +195,30 @@ static bool same_program(const struct pprobe *a, const struct pprobe *b)
 	return a->attach == ATTACH_TRACEPOINT ? a->ev == b->ev : a->raw == b->raw;
 }
 
+/* Aggregate k of probe i is a table an earlier aggregate of the same program keeps (one map). */
+static bool same_table(const struct prog *p, int first, int i, int k)
+{
+	const char *map = p->probes[i].aggs[k].map;
+
+	for (int j = first; j <= i; j++) {
+		const struct pprobe *pr = &p->probes[j];
+
+		if (!same_program(&p->probes[first], pr))
+			continue;
+		for (int m = 0; m < (j == i ? k : pr->nr_aggs); m++)
+			if (!strcmp(pr->aggs[m].map, map))
+				return true;
+	}
+	return false;
+}
+
 /* The maps the program of probe 'first' uses fit the verifier's limit, or a located error. */
 static int check_maps(struct prog *p, int first)
 {
 	bool *set_used = xcalloc(p->nr_sets + 1, sizeof(*set_used));
+	bool *absent_used = xcalloc(p->nr_sets + 1, sizeof(*absent_used));
 	int n = 3, i, k;	/* .rodata, .bss, .data */
-	bool rb = false, scratch = false;
+	bool rb = false, scratch = false, stack = false;
 
 	for (i = first; i < p->nr_probes; i++) {
 		const struct pprobe *pr = &p->probes[i];
@@ -208,25 +226,35 @@ static int check_maps(struct prog *p, int first)
 		if (!same_program(&p->probes[first], pr))
 			continue;
 		for (k = 0; k < pr->nr_aggs; k++)
-			n += !pr->aggs[k].global;	/* a global is in .bss */
+			n += !pr->aggs[k].global && !same_table(p, first, i, k);	/* a global is in .bss */
 		rb |= pr->print.nr > 0;
 		scratch |= pr->scratch_slot >= 0;
+		for (k = 0; k < pr->nr_vals; k++)
+			stack |= pr->vals[k].stack_map != NULL;
 		for (k = 0; k < pr->nr_saves; k++)
 			set_used[pr->saves[k].set] = true;
-		for (k = 0; k < pr->nr_joins; k++)
+		for (k = 0; k < pr->nr_joins; k++) {
 			set_used[pr->joins[k].set] = true;
-		if (n + rb + scratch > PROG_MAX_MAPS) {
+			/* an optional join's values when nothing was saved: a per-CPU slot of their own */
+			if (pr->joins[k].optional && !absent_used[pr->joins[k].set]) {
+				absent_used[pr->joins[k].set] = true;
+				n++;
+			}
+		}
+		if (n + rb + scratch + stack > PROG_MAX_MAPS) {
 			spec_error(p->spec, &pr->sp->loc, 0, "the entries on %s need more than the %d maps a BPF "
 				   "program may use: put the functions of several aggregates in one, or split the "
 				   "spec", pr->sp->event.s, PROG_MAX_MAPS);
 			free(set_used);
+			free(absent_used);
 			return -EINVAL;
 		}
 	}
 	for (k = 0; k < p->nr_sets; k++)
 		n += set_used[k];
 	free(set_used);
-	if (n + rb + scratch > PROG_MAX_MAPS) {
+	free(absent_used);
+	if (n + rb + scratch + stack > PROG_MAX_MAPS) {
 		spec_error(p->spec, &p->probes[first].sp->loc, 0, "the entries on %s need more than the %d maps "
 			   "a BPF program may use: split the spec", p->probes[first].sp->event.s, PROG_MAX_MAPS);
 		return -EINVAL;

@@ -191,6 +191,14 @@ static int resolve_raw(struct resolver *r, struct pvalue *v, const char *name, s
 	int i, err, nfound = 0;
 	bool upper;
 
+	if (!strcmp(name, "common_pid")) {
+		/* the record's common_pid is current->pid, the thread, as under tracepoint */
+		v->src = PV_TID;
+		v->kind = PV_INT;
+		v->size = 4;
+		v->is_signed = true;
+		return 0;
+	}
 	err = sysargs_value(r, v, name, off);	/* a syscall's argument, on sys_enter/sys_exit */
 	if (err != -ENOENT)
 		return err;
@@ -523,6 +531,61 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 	return -EINVAL;
 }
 
+/*
+ * str(NAME): the string at the address a syscall argument holds (mount's
+ * void * data, an unsigned long), read from the caller's memory as a char *
+ * argument is (bpf_probe_read_user_str(), the same bounds). NULL reads "".
+ */
+static int str_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
+{
+	size_t n = strlen(name);
+	char *arg;
+	int err;
+
+	if (strncmp(name, "str(", 4) || name[n - 1] != ')')
+		return -ENOENT;
+	arg = xstrndup(name + 4, n - 5);
+	if (!r->pr->sys_ev && (r->pr->attach != ATTACH_TRACEPOINT || strcmp(r->pr->ev->sys, "syscalls"))) {
+		spec_error(r->p->spec, &r->src->loc, off, "str() reads a syscall argument's string, and %s "
+			   "is not a syscalls/ event", r->pr->event);
+		free(arg);
+		return -EINVAL;
+	}
+	if (r->pr->attach == ATTACH_TRACEPOINT)
+		err = resolve_ctx(r, v, arg, off);
+	else
+		err = sysargs_value(r, v, arg, off);
+	if (err == -ENOENT)
+		err = unknown_field(r, arg, off);
+	if (!err && v->kind == PV_STR && v->str_ptr == (r->pr->attach != ATTACH_TRACEPOINT) &&
+	    (v->src == PV_USTR || v->src == PV_SYSARG)) {
+		free(arg);
+		return 0;	/* a char * already is a string: str(filename) is filename */
+	}
+	if (!err && (v->src != PV_CTX && v->src != PV_SYSARG)) {
+		spec_error(r->p->spec, &r->src->loc, off, "str() reads the string at a syscall argument's "
+			   "address, and '%s' is not an argument", arg);
+		err = -EINVAL;
+	}
+	if (!err && v->kind != PV_PTR && !(v->kind == PV_INT && v->field->size == 8 && v->size == 8)) {
+		spec_error(r->p->spec, &r->src->loc, off, "str() reads the string at an address, and '%s' "
+			   "(%s) is not one: a pointer or an unsigned long", arg, v->field->type);
+		err = -EINVAL;
+	}
+	free(arg);
+	if (err)
+		return err;
+	if (v->src == PV_CTX)
+		v->src = PV_USTR;
+	else
+		v->str_ptr = true;
+	v->kind = PV_STR;
+	v->size = 0;
+	v->is_signed = false;
+	v->narrow = false;
+	return 0;
+}
+
 static int add_value(struct pprobe *pr, struct pvalue *v)
 {
 	pr->vals = xrealloc(pr->vals, (pr->nr_vals + 1) * sizeof(*pr->vals));
@@ -549,6 +612,12 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		v.src = PV_LET;
 		v.let = i;
 		v.join = -1;
+		goto add;
+	}
+	err = str_value(r, &v, name, off);
+	if (err != -ENOENT) {
+		if (err)
+			return err;
 		goto add;
 	}
 	err = curtask_value(r, &v, name, off);
@@ -616,7 +685,8 @@ int value_find(struct resolver *r, const char *name, size_t off)
 		}
 	}
 add:
-	if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV)
+	if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV ||
+	    (v.src == PV_SYSARG && !strncmp(name, "str(", 4)))
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))
 		v.cname = xstrdup("common_pid");

@@ -17,6 +17,9 @@
  *	N sleeps of 1 ms: N wakeups, each a wait on a run queue; halfway, one
  *	wait of MS milliseconds at least, behind a SCHED_FIFO child on this
  *	CPU (named tpgenrows-spin) that spins for MS ms.
+ *   tpgenrows writes SIZE...
+ *	write(1000 + i, NULL, SIZE) for the i-th SIZE: each fails (EBADF), its
+ *	fd and count known.
  *   tpgenrows errs N
  *	N openat()s of a missing file (ENOENT), N / 2 close(-1) (EBADF) and
  *	N getppid()s.
@@ -142,6 +145,12 @@ int main(int argc, char **argv)
 			if (i == n / 2 && long_wait(atoi(argv[3])))
 				return 1;
 		}
+		return 0;
+	}
+	if (argc >= 3 && !strcmp(argv[1], "writes")) {
+		for (i = 2; i < argc; i++)
+			if (syscall(SYS_write, 1000 + i - 2, NULL, strtoul(argv[i], NULL, 0)) != -1)
+				return 1;
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "errs")) {

@@ -129,7 +129,7 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx, __u64 *tp
 		if (!val)
 			return;
 		val->ts = tpgen_now;
-		val->pid = ctx->next_pid;
+		val->pid = __tpgen_ctx(ctx)->next_pid;
 		val->tpgen_saved = 1;
 	}
 }
@@ -147,12 +147,12 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
 	/* next_prio < 120 */
-	if (ctx->next_prio >= 120)
+	if (__tpgen_ctx(ctx)->next_prio >= 120)
 		return;
 	__builtin_memset(&woken_key, 0, sizeof(woken_key));
-	woken_key.pid = ctx->next_pid;
+	woken_key.pid = __tpgen_ctx(ctx)->next_pid;
 	__builtin_memset(&named_key, 0, sizeof(named_key));
-	named_key.pid = ctx->next_pid;
+	named_key.pid = __tpgen_ctx(ctx)->next_pid;
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
@@ -197,7 +197,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 *
 	if (!(!tpgen_streq(buf_next_comm, sched_switch_3_filter_s0)))
 		return;
 	__builtin_memset(&woken_key, 0, sizeof(woken_key));
-	woken_key.pid = ctx->next_pid;
+	woken_key.pid = __tpgen_ctx(ctx)->next_pid;
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
@@ -214,7 +214,7 @@ static __always_inline void sched_switch_3(struct sched_switch_ctx *ctx, __u64 *
 			goto out;
 		e->hdr.type = JOINS_SCHED_SWITCH_3;
 		e->hdr.ts_ns = tpgen_now;
-		e->next_pid = ctx->next_pid;
+		e->next_pid = __tpgen_ctx(ctx)->next_pid;
 		__builtin_memcpy(e->next_comm, buf_next_comm, sizeof(e->next_comm));
 		e->prio = woken->prio;
 		tpgen_ringbuf_submit(e, &events);
@@ -231,7 +231,7 @@ static __always_inline void sched_switch_4(struct sched_switch_ctx *ctx)
 	struct oncpu_val *oncpu = NULL;
 
 	__builtin_memset(&named_key, 0, sizeof(named_key));
-	named_key.pid = ctx->next_pid;
+	named_key.pid = __tpgen_ctx(ctx)->next_pid;
 	named = bpf_map_lookup_elem(&named_saved, &named_key);
 	if (!named)
 		return;

@@ -72,7 +72,7 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 	/* sched/sched_switch: next_prio */
 	{
 		struct sched_switch_hist_val *val = &sched_switch_hist;
-		__s32 v = ctx->next_prio;
+		__s32 v = __tpgen_ctx(ctx)->next_prio;
 
 		tpgen_hist_add(val->slots, v);
 	}
@@ -108,7 +108,7 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *
 	__u64 tpgen_now;
 
 	__builtin_memset(&woken_key, 0, sizeof(woken_key));
-	woken_key.pid = ctx->next_pid;
+	woken_key.pid = __tpgen_ctx(ctx)->next_pid;
 	woken = bpf_map_lookup_elem(&woken_saved, &woken_key);
 	if (!woken)
 		return;
@@ -152,7 +152,7 @@ static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 
 	__u64 tpgen_now;
 
 	__builtin_memset(&sched_switch_3_key, 0, sizeof(sched_switch_3_key));
-	sched_switch_3_key.pid = ctx->next_pid;
+	sched_switch_3_key.pid = __tpgen_ctx(ctx)->next_pid;
 	sched_switch_3 = bpf_map_lookup_elem(&sched_switch_saved, &sched_switch_3_key);
 	if (!sched_switch_3)
 		return;
@@ -196,7 +196,7 @@ static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 *tpgen_
 	__u64 tpgen_now;
 
 	__builtin_memset(&woken_2_key, 0, sizeof(woken_2_key));
-	woken_2_key.pid = ctx->next_pid;
+	woken_2_key.pid = __tpgen_ctx(ctx)->next_pid;
 	woken_2 = bpf_map_lookup_elem(&woken_2_saved, &woken_2_key);
 	if (!woken_2)
 		return;
@@ -243,7 +243,7 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 
 	__u64 tpgen_now;
 
 	__builtin_memset(&sched_wakeup_2_key, 0, sizeof(sched_wakeup_2_key));
-	sched_wakeup_2_key.pid_1 = ctx->next_pid + 1;
+	sched_wakeup_2_key.pid_1 = __tpgen_ctx(ctx)->next_pid + 1;
 	sched_wakeup_2 = bpf_map_lookup_elem(&sched_wakeup_saved, &sched_wakeup_2_key);
 	if (!sched_wakeup_2)
 		return;

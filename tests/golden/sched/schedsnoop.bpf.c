@@ -55,7 +55,7 @@ static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ct
 	if (!tpgen_task_wanted(targ_tgid, targ_comm))
 		return;
 	/* pid != 0 && !(filename ~ "/proc/ *") */
-	if (ctx->pid == 0)
+	if (__tpgen_ctx(ctx)->pid == 0)
 		return;
 	sched_process_exec_ctx__read_filename(ctx, buf_filename, sizeof(buf_filename));
 	if (tpgen_prefix(buf_filename, sched_process_exec_filter_s0, 6))
@@ -70,8 +70,8 @@ static __always_inline void sched_process_exec(struct sched_process_exec_ctx *ct
 			return;
 		e->hdr.type = SCHEDSNOOP_SCHED_PROCESS_EXEC;
 		e->hdr.ts_ns = bpf_ktime_get_ns();
-		e->pid = ctx->pid;
-		e->old_pid = ctx->old_pid;
+		e->pid = __tpgen_ctx(ctx)->pid;
+		e->old_pid = __tpgen_ctx(ctx)->old_pid;
 		sched_process_exec_ctx__read_filename(ctx, e->filename, sizeof(e->filename));
 		tpgen_ringbuf_submit(e, &events);
 	}
@@ -127,7 +127,7 @@ static __always_inline void runqlat_to(struct sched_switch_ctx *ctx, __u64 *tpge
 	__u64 tpgen_now;
 
 	__builtin_memset(&runqlat_key, 0, sizeof(runqlat_key));
-	runqlat_key.pid = ctx->next_pid;
+	runqlat_key.pid = __tpgen_ctx(ctx)->next_pid;
 	runqlat = bpf_map_lookup_elem(&runqlat_saved, &runqlat_key);
 	if (!runqlat)
 		return;

@@ -181,11 +181,22 @@ _Static_assert((__tpgen_enum_u16)-1 > 0 && (__tpgen_enum_u32)-1 > 0, "");
 	(const void *)((const char *)__tpgen_c + (off));			\
 })
 
+/*
+ * The record, hidden from the compiler at each read: two CO-RE reads of one
+ * field with a branch or a store between them let clang keep ctx + offset in
+ * a register, which the verifier refuses ("dereference of modified ctx ptr").
+ */
+#define __tpgen_ctx(ctx) ({							\
+	typeof(ctx) __tpgen_c = (ctx);						\
+	asm volatile("" : "+r"(__tpgen_c));					\
+	__tpgen_c;								\
+})
+
 /* syscalls/: nr, args[i] and ret of struct syscall_trace_enter and _exit */
-#define __tpgen_sys_enter_nr(ctx) (((const struct syscall_trace_enter___tpgen *)(ctx))->nr)
-#define __tpgen_sys_arg(ctx, i) (((const struct syscall_trace_enter___tpgen *)(ctx))->args[i])
-#define __tpgen_sys_exit_nr(ctx) (((const struct syscall_trace_exit___tpgen *)(ctx))->nr)
-#define __tpgen_sys_ret(ctx) (((const struct syscall_trace_exit___tpgen *)(ctx))->ret)
+#define __tpgen_sys_enter_nr(ctx) (((const struct syscall_trace_enter___tpgen *)__tpgen_ctx(ctx))->nr)
+#define __tpgen_sys_arg(ctx, i) (((const struct syscall_trace_enter___tpgen *)__tpgen_ctx(ctx))->args[i])
+#define __tpgen_sys_exit_nr(ctx) (((const struct syscall_trace_exit___tpgen *)__tpgen_ctx(ctx))->nr)
+#define __tpgen_sys_ret(ctx) (((const struct syscall_trace_exit___tpgen *)__tpgen_ctx(ctx))->ret)
 #endif /* __TPGEN_CORE */
 
 #ifndef __TPGEN_CORE_sched_process_exec

@@ -14,14 +14,21 @@
 #include "lib/ident.h"
 #include "lib/util.h"
 
+#define C_ALPHA	1	/* [A-Za-z_] */
+#define C_DIGIT	2	/* [0-9] */
+
+static const unsigned char c_class[256] = {
+	['A' ... 'Z'] = C_ALPHA, ['a' ... 'z'] = C_ALPHA, ['_'] = C_ALPHA, ['0' ... '9'] = C_DIGIT,
+};
+
 static bool is_alpha_(unsigned char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+	return c_class[c] == C_ALPHA;
 }
 
 static bool is_alnum_(unsigned char c)
 {
-	return is_alpha_(c) || (c >= '0' && c <= '9');
+	return c_class[c];
 }
 
 bool ident_is_c(const char *s)
@@ -191,29 +198,67 @@ static const char *name_why(const char *s, enum name_rule rule)
 struct btf_names {
 	const struct btf *btf;
 	const char *path;
-	unsigned char *ok;	/* a bit per string offset: checked as NAME_IDENT */
-	__u32 str_len;
+	unsigned char *ok;	/* a bit per string offset: a C identifier starts there */
+	__u32 str_len;		/* the offsets ok covers */
 };
 
-static int check_name(struct btf_names *c, __u32 id, const struct btf_type *t, const char *what,
-		      int idx, __u32 off, enum name_rule rule)
+static bool has_ok(const struct btf_names *c, __u32 off)
+{
+	return off < c->str_len && (c->ok[off / 8] & (1 << (off % 8)));
+}
+
+static void set_ok(struct btf_names *c, __u32 off)
+{
+	if (off < c->str_len)
+		c->ok[off / 8] |= 1 << (off % 8);
+}
+
+/*
+ * Mark every string of this BTF's own section (offsets from 'first' on: a
+ * split BTF's follow its base's) that is a C identifier, in one pass over
+ * the section: a name is then checked by one bit, however many types share
+ * it. An offset into the middle of a string, or into the base, is checked
+ * when it is met (check_name()).
+ */
+static void mark_idents(struct btf_names *c, const char *strs, __u32 len, __u32 first)
+{
+	const char *p = strs, *end = strs + len, *s;
+
+	if (!len || strs[len - 1])
+		return;		/* libbpf refuses a section that does not end with a NUL */
+	while (p < end) {
+		s = p;
+		if (is_alpha_(*p)) {
+			while (is_alnum_(*++p))
+				;
+			if (!*p)
+				set_ok(c, first + (s - strs));
+		}
+		while (*p)
+			p++;
+		p++;
+	}
+}
+
+static int check_name_at(struct btf_names *c, __u32 id, const struct btf_type *t, const char *what,
+			 int idx, __u32 off, enum name_rule rule)
 {
 	const char *name, *why;
 	char *q;
 
-	if (!off)
-		return 0;
-	if (rule == NAME_IDENT && off < c->str_len && (c->ok[off / 8] & (1 << (off % 8))))
-		return 0;
 	name = btf__name_by_offset(c->btf, off);
 	if (!name) {
 		diag_error(c->path, 0, 0, "malformed BTF: type [%u] has a name past the strings (-EINVAL)", id);
 		return -EINVAL;
 	}
-	why = name_why(name, rule);
+	if (rule == NAME_TYPE && has_ok(c, off))	/* an identifier: a keyword, or tpgen's? */
+		why = ident_is_keyword(name) ? "a C keyword" :
+		      ident_is_reserved(name) ? "a name tpgen reserves for itself" : NULL;
+	else
+		why = name_why(name, rule);
 	if (!why) {
-		if (rule == NAME_IDENT && off < c->str_len)
-			c->ok[off / 8] |= 1 << (off % 8);
+		if (rule == NAME_IDENT)
+			set_ok(c, off);
 		return 0;
 	}
 	q = ident_quoted(name);
@@ -225,6 +270,15 @@ static int check_name(struct btf_names *c, __u32 id, const struct btf_type *t, c
 			   id, kind_name(t), q, why);
 	free(q);
 	return -EINVAL;
+}
+
+/* Name 'off' of type 'id' (member, value or parameter 'idx' of it: 'what') follows 'rule'. */
+static inline int check_name(struct btf_names *c, __u32 id, const struct btf_type *t, const char *what,
+			     int idx, __u32 off, enum name_rule rule)
+{
+	if (!off || (rule == NAME_IDENT && has_ok(c, off)))
+		return 0;
+	return check_name_at(c, id, t, what, idx, off, rule);
 }
 
 static int check_tp_name(struct btf_names *c, __u32 id, const char *name)
@@ -244,15 +298,23 @@ static int check_tp_name(struct btf_names *c, __u32 id, const char *name)
 int ident_check_btf(const struct btf *btf, const char *path)
 {
 	struct btf_names c = { .btf = btf, .path = path };
-	__u32 n = btf__type_cnt(btf), id, sz;
+	const struct btf *base = btf__base_btf(btf);
+	__u32 n = btf__type_cnt(btf), id, sz, base_sz, first = 0;
 	const struct btf_header *hdr;
-	const void *raw;
+	const void *raw, *base_raw;
 	int err = 0, i;
 
 	raw = btf__raw_data(btf, &sz);
 	hdr = raw && sz >= sizeof(*hdr) ? raw : NULL;
-	c.str_len = hdr ? hdr->str_len : 0;
+	if (hdr && base && (base_raw = btf__raw_data(base, &base_sz)) && base_sz >= sizeof(*hdr))
+		first = ((const struct btf_header *)base_raw)->str_len;
+	else if (base)
+		hdr = NULL;	/* no base header: names are checked one by one */
+	c.str_len = hdr ? first + hdr->str_len : 0;
 	c.ok = xcalloc(c.str_len / 8 + 1, 1);
+	/* the header's section bounds, as libbpf checked them when it parsed */
+	if (hdr && (__u64)hdr->hdr_len + hdr->str_off + hdr->str_len <= sz)
+		mark_idents(&c, (const char *)raw + hdr->hdr_len + hdr->str_off, hdr->str_len, first);
 	for (id = 1; id < n && !err; id++) {
 		const struct btf_type *t = btf__type_by_id(btf, id);
 

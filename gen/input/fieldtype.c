@@ -9,6 +9,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,13 +90,15 @@ static const struct known_type *find_known(const char *type)
 	return NULL;
 }
 
-/* Normalize a spelling: drop layout-neutral words and leading "const", squeeze blanks. */
-static char *base_words(const char *type, bool *is_const)
+/*
+ * Normalize a spelling: drop layout-neutral words and leading "const", squeeze
+ * blanks. Made in place in an arena copy: it only gets shorter.
+ */
+static char *base_words(const char *type, bool *is_const, struct arena *a)
 {
-	struct strbuf sb;
-	const char *p = type;
+	char *out = arena_strdup(a, type), *o = out;
+	const char *p = out;
 
-	sb_init(&sb);
 	*is_const = false;
 	while (*p) {
 		const char *w;
@@ -119,28 +122,25 @@ static char *base_words(const char *type, bool *is_const)
 				drop = true;
 		if (drop)
 			continue;
-		if (sb.len)
-			sb_putc(&sb, ' ');
-		sb_add(&sb, w, n);
+		if (o > out)
+			*o++ = ' ';
+		memmove(o, w, n);
+		o += n;
 	}
-	return sb_steal(&sb);
+	*o = '\0';
+	return out;
 }
 
-unsigned int ctype_known_size(const char *type)
+/* The size of a type tpgen knows (x86-64), or 0. */
+static unsigned int known_size(const char *type, struct arena *a)
 {
 	const struct known_type *k;
 	bool is_const;
-	char *base;
-	unsigned int size = 0;
 
 	if (strchr(type, '*'))
 		return 8;
-	base = base_words(type, &is_const);
-	k = find_known(base);
-	if (k)
-		size = k->size;
-	free(base);
-	return size;
+	k = find_known(base_words(type, &is_const, a));
+	return k ? k->size : 0;
 }
 
 /*
@@ -148,16 +148,16 @@ unsigned int ctype_known_size(const char *type)
  * "void *", "struct iocb * *" -> "struct iocb **", "const char *const *"
  * kept, "sigset_t *" -> "void *" (the typedef is not known without BTF).
  */
-static int classify_pointer(const char *path, struct tp_field *f)
+static int classify_pointer(const char *path, struct tp_field *f, struct arena *a)
 {
 	const char *star = strchr(f->type, '*');
-	char *base_txt = xstrndup(f->type, star - f->type), *base;
 	const struct known_type *k;
 	struct strbuf sb;
 	bool is_const;
 	const char *p;
+	char *base;
 
-	base = base_words(base_txt, &is_const);
+	base = base_words(arena_strndup(a, f->type, star - f->type), &is_const, a);
 	sb_init(&sb);
 	if (is_const)
 		sb_puts(&sb, "const ");
@@ -169,12 +169,10 @@ static int classify_pointer(const char *path, struct tp_field *f)
 			diag_error(path, f->line, 0, "field '%s': '%s' is not a struct a C program can name",
 				   f->name, base);
 			sb_clear(&sb);
-			free(base_txt);
-			free(base);
 			return -EINVAL;
 		}
 		sb_puts(&sb, base);
-		f->fwd = xstrdup(base);
+		f->fwd = base;
 	} else if ((k = find_known(base))) {
 		sb_puts(&sb, k->ctype);
 	} else {
@@ -190,18 +188,18 @@ static int classify_pointer(const char *path, struct tp_field *f)
 		}
 	}
 	/* "char *const " -> "char *const": the name follows a space after const */
-	f->ctype = sb_steal(&sb);
-	free(base_txt);
-	free(base);
+	f->ctype = arena_strndup(a, sb.buf, sb.len);
+	sb_clear(&sb);
 	return 0;
 }
 
 /* Element of an array: returns its size, sets ctype. */
-static unsigned int classify_elem(struct tp_field *f, const char *elem, unsigned int elem_size)
+static unsigned int classify_elem(struct tp_field *f, const char *elem, unsigned int elem_size,
+				  struct arena *a)
 {
 	const struct known_type *k;
 	bool is_const;
-	char *base = base_words(elem, &is_const);
+	char *base = base_words(elem, &is_const, a);
 
 	k = strchr(elem, '*') ? NULL : find_known(base);
 	if (!strcmp(base, "char") || !strcmp(base, "signed char") || !strcmp(base, "unsigned char")) {
@@ -211,11 +209,19 @@ static unsigned int classify_elem(struct tp_field *f, const char *elem, unsigned
 	if (!elem_size)
 		elem_size = strchr(elem, '*') ? 8 : k ? k->size : 0;
 	if (f->is_string && elem_size == 1)
-		f->elem_ctype = xstrdup("char");
+		f->elem_ctype = arena_strdup(a, "char");
 	else if (elem_size && ctype_fixed(elem_size, f->is_signed))
-		f->elem_ctype = xstrdup(ctype_fixed(elem_size, f->is_signed));
-	free(base);
+		f->elem_ctype = arena_strdup(a, ctype_fixed(elem_size, f->is_signed));
 	return elem_size;
+}
+
+/* "[n]" */
+static char *arena_suffix(struct arena *a, unsigned long n)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "[%lu]", n);
+	return arena_strdup(a, buf);
 }
 
 static int parse_count(const char *s, unsigned long *n)
@@ -229,10 +235,10 @@ static int parse_count(const char *s, unsigned long *n)
 	return errno || *end ? -EINVAL : 0;
 }
 
-static int classify_dyn(const char *path, struct tp_field *f, bool rel)
+static int classify_dyn(const char *path, struct tp_field *f, bool rel, struct arena *a)
 {
 	const char *p = f->type + strlen(rel ? "__rel_loc" : "__data_loc");
-	char *elem = xstrdup(p), *br;
+	char *elem = arena_strdup(a, p), *br;
 	unsigned int es;
 
 	f->kind = rel ? FIELD_REL_LOC : FIELD_DATA_LOC;
@@ -242,33 +248,31 @@ static int classify_dyn(const char *path, struct tp_field *f, bool rel)
 	if (f->size != 4) {
 		diag_error(path, f->line, 0, "%s field '%s' has size %u, expected 4",
 			   rel ? "__rel_loc" : "__data_loc", f->name, f->size);
-		free(elem);
 		return -EINVAL;
 	}
-	f->ctype = xstrdup("__u32");
-	f->suffix = xstrdup("");
-	es = classify_elem(f, elem, 0);
+	f->ctype = arena_strdup(a, "__u32");
+	f->suffix = arena_strdup(a, "");
+	es = classify_elem(f, elem, 0, a);
 	if (!f->elem_ctype) {		/* cpumask_t, unknown typedefs: bytes */
-		f->elem_ctype = xstrdup("__u8");
+		f->elem_ctype = arena_strdup(a, "__u8");
 		es = 1;
 	}
 	f->elem_size = es;
-	free(elem);
 	return 0;
 }
 
-int ctype_classify(const char *path, struct tp_field *f)
+int ctype_classify(const char *path, struct tp_field *f, struct arena *a)
 {
 	unsigned int known;
 	const char *fixed;
 
 	/* a field named like a C keyword cannot be a member: "default" becomes "default_" */
-	f->cname = ctype_is_keyword(f->name) ? xasprintf("%s_", f->name) : xstrdup(f->name);
+	f->cname = ctype_is_keyword(f->name) ? arena_strcat(a, f->name, "_") : f->name;
 
 	if (!strncmp(f->type, "__data_loc", 10) && (f->type[10] == ' ' || !f->type[10]))
-		return classify_dyn(path, f, false);
+		return classify_dyn(path, f, false, a);
 	if (!strncmp(f->type, "__rel_loc", 9) && (f->type[9] == ' ' || !f->type[9]))
-		return classify_dyn(path, f, true);
+		return classify_dyn(path, f, true, a);
 
 	if (f->array) {
 		unsigned long count = 0;
@@ -287,14 +291,14 @@ int ctype_classify(const char *path, struct tp_field *f)
 		}
 		if (!*f->array || (numeric && count == 0) || f->size == 0) {
 			f->kind = FIELD_FLEX;
-			es = classify_elem(f, f->type, 0);
+			es = classify_elem(f, f->type, 0, a);
 			if (!f->elem_ctype) {
-				f->elem_ctype = xstrdup("__u8");
+				f->elem_ctype = arena_strdup(a, "__u8");
 				es = 1;
 			}
 			f->elem_size = es;
-			f->ctype = xstrdup(f->elem_ctype);
-			f->suffix = xstrdup("[]");
+			f->ctype = f->elem_ctype;
+			f->suffix = arena_strdup(a, "[]");
 			return 0;
 		}
 		f->kind = FIELD_ARRAY;
@@ -305,10 +309,10 @@ int ctype_classify(const char *path, struct tp_field *f)
 					   f->name, count, f->size, count);
 				return -EINVAL;
 			}
-			es = classify_elem(f, f->type, f->size / count);
+			es = classify_elem(f, f->type, f->size / count, a);
 		} else {
 			/* symbolic: char comm[TASK_COMM_LEN]: count = size / element size */
-			es = classify_elem(f, f->type, 0);
+			es = classify_elem(f, f->type, 0, a);
 			if (es && f->size % es) {
 				diag_error(path, f->line, 0,
 					   "array '%s[%s]' has size %u, not a multiple of its %u-byte element",
@@ -319,14 +323,13 @@ int ctype_classify(const char *path, struct tp_field *f)
 		}
 		if (!f->elem_ctype || !count) {
 			/* element of an unknown or odd size: bytes */
-			free(f->elem_ctype);
-			f->elem_ctype = xstrdup("__u8");
+			f->elem_ctype = arena_strdup(a, "__u8");
 			es = 1;
 			count = f->size;
 		}
 		f->elem_size = es;
-		f->ctype = xstrdup(f->elem_ctype);
-		f->suffix = xasprintf("[%lu]", count);
+		f->ctype = f->elem_ctype;
+		f->suffix = arena_suffix(a, count);
 		return 0;
 	}
 
@@ -339,7 +342,7 @@ int ctype_classify(const char *path, struct tp_field *f)
 	 * A field never holds less than its type. It may hold more: syscall
 	 * events store every argument in a long (int fd; size:8).
 	 */
-	known = ctype_known_size(f->type);
+	known = known_size(f->type, a);
 	if (known && f->size != known && (f->size < known || f->size != 8)) {
 		diag_error(path, f->line, 0, "field '%s' of type '%s' has size %u, but '%s' is %u bytes",
 			   f->name, f->type, f->size, f->type, known);
@@ -347,14 +350,14 @@ int ctype_classify(const char *path, struct tp_field *f)
 	}
 	if (strchr(f->type, '*')) {
 		f->kind = FIELD_POINTER;
-		f->suffix = xstrdup("");
-		return classify_pointer(path, f);
+		f->suffix = arena_strdup(a, "");
+		return classify_pointer(path, f, a);
 	}
 	fixed = ctype_fixed(f->size, f->is_signed);
 	if (fixed) {
 		f->kind = FIELD_SCALAR;
-		f->ctype = xstrdup(fixed);
-		f->suffix = xstrdup("");
+		f->ctype = arena_strdup(a, fixed);
+		f->suffix = arena_strdup(a, "");
 		return 0;
 	}
 	if (f->size == 0) {
@@ -363,8 +366,8 @@ int ctype_classify(const char *path, struct tp_field *f)
 	}
 	/* a by-value struct or an odd-sized type: bytes at the right offset */
 	f->kind = FIELD_BLOB;
-	f->ctype = xstrdup("__u8");
-	f->suffix = xasprintf("[%u]", f->size);
+	f->ctype = arena_strdup(a, "__u8");
+	f->suffix = arena_suffix(a, f->size);
 	f->elem_size = 1;
 	return 0;
 }

@@ -5,14 +5,15 @@
 
 #include "model/model.h"
 
-/* Fill f->kind, ctype, suffix, fwd, elem_*; report a located error on nonsense. */
-int ctype_classify(const char *path, struct tp_field *f);
+/*
+ * Fill f->kind, cname, ctype, suffix, fwd, elem_*, their strings in 'a' (the
+ * event's); report a located error on nonsense.
+ */
+int ctype_classify(const char *path, struct tp_field *f, struct arena *a);
 /* Alignment of the emitted type. */
 unsigned int ctype_align(const struct tp_field *f);
 /* "__u32", "__s64", ... for a scalar of 'size' bytes, or NULL. */
 const char *ctype_fixed(unsigned int size, bool is_signed);
-/* Size of a kernel type spelling when tpgen knows it without BTF ("u64" -> 8), else 0. */
-unsigned int ctype_known_size(const char *type);
 /* A C keyword (an identifier that cannot be used as a member name). */
 bool ctype_is_keyword(const char *s);
 

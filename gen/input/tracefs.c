@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +31,39 @@ static char *trim(char *s)
 	return s;
 }
 
-/* Parse "offset:8;" style "key:value;" into *val; returns the position after ';'. */
-static char *parse_num_attr(char *p, const char *key, long *val, bool *ok)
+/*
+ * strtol(s, end, 10) without the locale: blanks, a sign, decimal digits;
+ * false when there are no digits or the value is past a long (ERANGE).
+ */
+static bool parse_long(const char *s, long *val, char **end)
 {
-	size_t klen = strlen(key);
+	unsigned long v = 0, max = LONG_MAX;
+	const char *p = s, *digits;
+	bool neg = false;
+
+	while (*p == ' ' || (*p >= '\t' && *p <= '\r'))
+		p++;
+	if (*p == '+' || *p == '-')
+		neg = *p++ == '-';
+	if (neg)
+		max++;		/* LONG_MIN's magnitude */
+	for (digits = p; *p >= '0' && *p <= '9'; p++) {
+		unsigned int d = *p - '0';
+
+		if (v > (max - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	if (p == digits)
+		return false;
+	*val = neg ? (long)(0 - v) : (long)v;
+	*end = (char *)p;
+	return true;
+}
+
+/* Parse "offset:8;" style "key:value;" into *val; returns the position after ';'. */
+static char *parse_num_attr(char *p, const char *key, size_t klen, long *val, bool *ok)
+{
 	char *end;
 
 	while (*p == ' ' || *p == '\t')
@@ -43,17 +73,19 @@ static char *parse_num_attr(char *p, const char *key, long *val, bool *ok)
 		return p;
 	}
 	p += klen + 1;
-	errno = 0;
-	*val = strtol(p, &end, 10);
-	if (end == p || errno || *end != ';') {
+	if (!parse_long(p, val, &end) || *end != ';') {
 		*ok = false;
 		return p;
 	}
 	return end + 1;
 }
 
-/* Split a declaration "unsigned long caller[8]" into type, name and array text. */
-static int split_decl(char *decl, char **type, char **name, char **array)
+/*
+ * Split a declaration "unsigned long caller[8]" into type, name and array
+ * text, in place; a pointer's type ("char *" of "char *name") is copied into
+ * the arena (returns 1).
+ */
+static int split_decl(char *decl, char **type, char **name, char **array, struct arena *a)
 {
 	char *p = decl + strlen(decl), *name_end;
 
@@ -82,20 +114,26 @@ static int split_decl(char *decl, char **type, char **name, char **array)
 		return -EINVAL;
 	if (p[-1] == '*') {
 		/* "char *name": type is "char *" */
-		size_t n = p - decl;
-		char *t = xstrndup(decl, n);
-
-		*type = t;
-		return 1;	/* caller frees *type */
+		*type = arena_strndup(a, decl, p - decl);
+		return 1;
 	}
 	p[-1] = '\0';
 	*type = decl;
 	return 0;
 }
 
-static int parse_field(const char *path, int lineno, char *line, struct tp_field *f)
+/* What a field declaration may hold: letters, digits and _ \t*[]()+-,<>. */
+static const bool decl_byte[256] = {
+	['0' ... '9'] = true, ['A' ... 'Z'] = true, ['a' ... 'z'] = true,
+	['_'] = true, [' '] = true, ['\t'] = true, ['*'] = true, ['['] = true, [']'] = true,
+	['('] = true, [')'] = true, ['+'] = true, ['-'] = true, [','] = true, ['<'] = true,
+	['>'] = true, ['.'] = true,
+};
+
+/* One "field:" line (a copy, cut up here); its strings go into the arena. */
+static int parse_field(const char *path, int lineno, char *line, struct tp_field *f, struct arena *a)
 {
-	char *p = line, *semi, *decl, *type, *name, *array, *q;
+	char *p = line, *semi, *decl, *type, *name, *array, *q, *attrs;
 	long off, size, sgn = 0;
 	bool ok = true;
 	int r;
@@ -108,97 +146,67 @@ static int parse_field(const char *path, int lineno, char *line, struct tp_field
 		diag_error(path, lineno, (int)(p - line) + 1, "expected ';' after field declaration");
 		return -EINVAL;
 	}
-	decl = xstrndup(p, semi - p);
-	if (strstr(decl, "offset:")) {
-		diag_error(path, lineno, (int)(strstr(p, "offset:") - line) + 1,
+	decl = p;
+	attrs = semi + 1;
+	*semi = '\0';
+	if ((q = strstr(decl, "offset:"))) {
+		diag_error(path, lineno, (int)(q - line) + 1,
 			   "expected ';' between the field declaration and 'offset:'");
-		free(decl);
 		return -EINVAL;
 	}
 	for (q = decl; *q; q++) {
 		/* no quote, backslash, '/', '#': the text goes into comments and list output */
-		if (!isalnum((unsigned char)*q) && !strchr("_ \t*[]()+-,<>.", *q)) {
-			diag_error(path, lineno, (int)(p - line + (q - decl)) + 1,
-				   "unexpected '%c' in a field declaration", *q);
-			free(decl);
+		if (!decl_byte[(unsigned char)*q]) {
+			diag_error(path, lineno, (int)(q - line) + 1, "unexpected '%c' in a field declaration", *q);
 			return -EINVAL;
 		}
 	}
-	p = semi + 1;
-	p = parse_num_attr(p, "offset", &off, &ok);
+	p = parse_num_attr(attrs, "offset", 6, &off, &ok);
 	if (ok)
-		p = parse_num_attr(p, "size", &size, &ok);
+		p = parse_num_attr(p, "size", 4, &size, &ok);
 	if (ok)
-		p = parse_num_attr(p, "signed", &sgn, &ok);
+		p = parse_num_attr(p, "signed", 6, &sgn, &ok);
 	if (!ok) {
 		diag_error(path, lineno, (int)(p - line) + 1,
 			   "expected 'offset:N; size:N; signed:N;' after field '%s'", trim(decl));
-		free(decl);
 		return -EINVAL;
 	}
 	if (off < 0 || size < 0 || off >= TRACEFS_MAX_RECORD || off + size > TRACEFS_MAX_RECORD) {
 		diag_error(path, lineno, 0, "field '%s' at offset %ld size %ld is outside a trace record (64 KiB)",
 			   trim(decl), off, size);
-		free(decl);
 		return -ERANGE;
 	}
 	if (sgn != 0 && sgn != 1) {
 		diag_error(path, lineno, 0, "field '%s': 'signed' must be 0 or 1, not %ld", trim(decl), sgn);
-		free(decl);
 		return -EINVAL;
 	}
-	f->decl = xstrdup(trim(decl));
-	r = split_decl(trim(decl), &type, &name, &array);
+	decl = trim(decl);
+	f->decl = arena_strdup(a, decl);
+	r = split_decl(decl, &type, &name, &array, a);
 	if (r < 0) {
 		diag_error(path, lineno, 0, "cannot find a field name in '%s'", f->decl);
-		free(decl);
 		return -EINVAL;
 	}
-	f->type = xstrdup(trim(type));
-	if (r == 1)
-		free(type);
+	f->type = r == 1 ? trim(type) : arena_strdup(a, trim(type));
 	if (ident_is_reserved(name)) {
 		diag_error(path, lineno, 0, "field '%s': names starting with __tpgen are tpgen's own", name);
-		free(decl);
 		return -EINVAL;
 	}
-	f->name = xstrdup(name);
-	f->array = array ? xstrdup(array) : NULL;
+	f->name = arena_strdup(a, name);
+	f->array = array ? arena_strdup(a, array) : NULL;
 	f->offset = off;
 	f->size = size;
 	f->is_signed = sgn;
 	f->line = lineno;
-	free(decl);
-	return ctype_classify(path, f);
-}
-
-static void tp_field_clear(struct tp_field *f)
-{
-	free(f->decl);
-	free(f->type);
-	free(f->name);
-	free(f->cname);
-	free(f->array);
-	free(f->ctype);
-	free(f->suffix);
-	free(f->fwd);
-	free(f->elem_ctype);
-	memset(f, 0, sizeof(*f));
+	return ctype_classify(path, f, a);
 }
 
 void tp_event_clear(struct tp_event *ev)
 {
-	int i;
-
-	for (i = 0; i < ev->nr_fields; i++)
-		tp_field_clear(&ev->fields[i]);
 	free(ev->fields);
-	free(ev->sys);
-	free(ev->name);
-	free(ev->path);
 	free(ev->struct_name);
 	free(ev->core_class);
-	free(ev->print_fmt);
+	arena_clear(&ev->strs);
 	memset(ev, 0, sizeof(*ev));
 }
 
@@ -254,13 +262,17 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 	char *copy = xstrdup(text), *line, *next;
 	bool in_format = false, common = true, seen_name = false;
 	int lineno = 0, cap = 0, err = 0;
+	size_t len, fmt_off = 0;	/* where the print fmt line starts, when the loop found it */
 
 	memset(ev, 0, sizeof(*ev));
-	ev->sys = xstrdup(sys);
-	ev->name = xstrdup(name);
-	ev->path = xstrdup(path);
+	/* the strings are about the text's size (a third more at most, live) */
+	len = strlen(text);
+	arena_reserve(&ev->strs, len + len / 2 + strlen(path) + 64);
+	ev->sys = arena_strdup(&ev->strs, sys);
+	ev->name = arena_strdup(&ev->strs, name);
+	ev->path = arena_strdup(&ev->strs, path);
 	ev->id = -1;
-	ev->hash = fnv1a64(FNV1A64_INIT, text, strlen(text));
+	ev->hash = fnv1a64(FNV1A64_INIT, text, len);
 	for (line = copy; line && *line; line = next) {
 		char *t;
 
@@ -298,8 +310,12 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 				common = false;
 			continue;
 		}
-		if (!strncmp(t, "print fmt:", 10))
+		if (!strncmp(t, "print fmt:", 10)) {
+			/* at a line's start: the first "\nprint fmt:" of the text (see below) */
+			if (t == line && lineno > 1)
+				fmt_off = line - copy;
 			break;
+		}
 		if (strncmp(t, "field:", 6)) {
 			diag_error(path, lineno, (int)(t - line) + 1, "expected 'field:' or 'print fmt:'");
 			err = -EINVAL;
@@ -314,11 +330,9 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			cap = cap ? cap * 2 : 16;
 			ev->fields = xrealloc(ev->fields, cap * sizeof(*ev->fields));
 		}
-		err = parse_field(path, lineno, line, &ev->fields[ev->nr_fields]);
-		if (err) {
-			tp_field_clear(&ev->fields[ev->nr_fields]);
+		err = parse_field(path, lineno, line, &ev->fields[ev->nr_fields], &ev->strs);
+		if (err)
 			break;
-		}
 		ev->fields[ev->nr_fields].common = common &&
 			!strncmp(ev->fields[ev->nr_fields].name, "common_", 7);
 		ev->nr_fields++;
@@ -336,20 +350,32 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 	if (!err)
 		err = check_layout(ev);
 	if (!err) {
-		/* kept for names of numbers (model/decode.c): the file is never read twice */
-		const char *fmt = strstr(text, "\nprint fmt:");
+		/*
+		 * Kept for names of numbers (model/decode.c): the file is never
+		 * read twice. Every line before the one the loop stopped at was
+		 * read as something else, so that one is the first.
+		 */
+		const char *fmt = fmt_off ? text + fmt_off - 1 : strstr(text, "\nprint fmt:");
 
-		if (fmt) {
+		if (fmt_off) {
+			ev->print_fmt_line = lineno;
+		} else if (fmt) {
 			ev->print_fmt_line = 1;
 			for (const char *c = text; c <= fmt; c++)
 				ev->print_fmt_line += *c == '\n';
-			ev->print_fmt = xstrdup(fmt + 1);
 		}
+		if (fmt)
+			ev->print_fmt = arena_strdup(&ev->strs, fmt + 1);
 	}
 	if (err)
 		tp_event_clear(ev);
 	return err;
 }
+
+/* 1: a byte find_bad_byte() looks at (a newline, or not text); 0: text */
+static const unsigned char text_byte[256] = {
+	[0x00 ... 0x08] = 1, [0x0a ... 0x0c] = 1, [0x0e ... 0x1f] = 1, [0x7f ... 0xff] = 1,
+};
 
 /* The first NUL or other control byte outside the print format, as line and column. */
 static bool find_bad_byte(const char *text, size_t len, int *line, int *col, unsigned char *byte)
@@ -360,6 +386,8 @@ static bool find_bad_byte(const char *text, size_t len, int *line, int *col, uns
 	for (; p < end; p++) {
 		unsigned char c = *p;
 
+		if (!text_byte[c])
+			continue;	/* most of them */
 		if (c == '\n') {
 			const char *t = p + 1;
 

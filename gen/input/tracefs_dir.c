@@ -129,7 +129,9 @@ static int list_dirs(int dirfd, char ***out, int *nr)
 
 static void add_event(struct tp_events *evs, int *cap, const char *sys, const char *name)
 {
+	size_t nroot = strlen(evs->root), nsys = strlen(sys), nname = strlen(name), plen;
 	struct tp_event *ev;
+	char *p;
 
 	if (evs->nr == *cap) {
 		*cap = *cap ? *cap * 2 : 256;
@@ -137,9 +139,18 @@ static void add_event(struct tp_events *evs, int *cap, const char *sys, const ch
 	}
 	ev = &evs->ev[evs->nr++];
 	memset(ev, 0, sizeof(*ev));
-	ev->sys = xstrdup(sys);
-	ev->name = xstrdup(name);
-	ev->path = xasprintf("%s/%s/%s/format", evs->root, sys, name);
+	/* sys, name and "<root>/<sys>/<name>/format" */
+	plen = nroot + 1 + nsys + 1 + nname + sizeof("/format");
+	arena_reserve(&ev->strs, nsys + 1 + nname + 1 + plen);
+	ev->sys = arena_strndup(&ev->strs, sys, nsys);
+	ev->name = arena_strndup(&ev->strs, name, nname);
+	ev->path = p = arena_alloc(&ev->strs, plen);
+	p = memcpy(p, evs->root, nroot) + nroot;
+	*p++ = '/';
+	p = memcpy(p, sys, nsys) + nsys;
+	*p++ = '/';
+	p = memcpy(p, name, nname) + nname;
+	memcpy(p, "/format", sizeof("/format"));
 	ev->id = -1;
 }
 
@@ -214,9 +225,10 @@ struct reader {
 
 static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_event *out)
 {
-	const char *why;
+	/* "<sys>/<event>/format", the tail of its path */
+	const char *rel = ev->path + strlen(rd->evs->root) + 1, *why;
 	size_t len = 0;
-	char *text = NULL, *rel, *q;
+	char *text = NULL, *q;
 	int err;
 
 	if ((why = ident_tracefs_name(ev->sys))) {
@@ -231,12 +243,10 @@ static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_ev
 		free(q);
 		return -EINVAL;
 	}
-	rel = xasprintf("%s/%s/format", ev->sys, ev->name);
 	err = read_file_at(rd->rootfd, rel, TRACEFS_MAX_FORMAT, &text, &len);
 	if (err == -EFBIG) {
 		diag_error(ev->path, 0, 0, "format file is more than the %d KiB a format file may have",
 			   TRACEFS_MAX_FORMAT / 1024);
-		free(rel);
 		return err;
 	}
 	if (err == -TPGEN_ENOTREG) {
@@ -247,7 +257,6 @@ static int read_event(struct reader *rd, const struct tp_event *ev, struct tp_ev
 	} else if (err) {
 		diag_error(ev->path, 0, 0, "cannot read: %s", strerror(-err));
 	}
-	free(rel);
 	if (err)
 		return err;
 	err = tracefs_check_text(ev->path, text, len);

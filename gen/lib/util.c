@@ -69,6 +69,79 @@ char *xasprintf(const char *fmt, ...)
 	return sb_steal(&sb);
 }
 
+struct arena_block {
+	struct arena_block *prev;
+	size_t len, cap;
+	char data[];
+};
+
+#define ARENA_BLOCK	256	/* the least a block holds */
+
+static void arena_grow(struct arena *a, size_t n)
+{
+	struct arena_block *b = xmalloc(sizeof(*b) + n);
+
+	b->prev = a->last;
+	b->len = 0;
+	b->cap = n;
+	a->last = b;
+}
+
+void arena_reserve(struct arena *a, size_t n)
+{
+	if (!a->last || a->last->cap - a->last->len < n)
+		arena_grow(a, n);
+}
+
+char *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b = a->last;
+
+	if (!b || b->cap - b->len < n) {
+		size_t cap = b ? b->cap * 2 : ARENA_BLOCK;
+
+		arena_grow(a, cap < n ? n : cap);
+		b = a->last;
+	}
+	b->len += n;
+	return b->data + b->len - n;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_strcat(struct arena *a, const char *s1, const char *s2)
+{
+	size_t n1 = strlen(s1), n2 = strlen(s2);
+	char *p = arena_alloc(a, n1 + n2 + 1);
+
+	memcpy(p, s1, n1);
+	memcpy(p + n1, s2, n2 + 1);
+	return p;
+}
+
+void arena_clear(struct arena *a)
+{
+	struct arena_block *b, *prev;
+
+	for (b = a->last; b; b = prev) {
+		prev = b->prev;
+		free(b);
+	}
+	a->last = NULL;
+}
+
 void sb_init(struct strbuf *sb)
 {
 	sb->buf = NULL;

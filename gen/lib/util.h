@@ -51,6 +51,27 @@ char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
+ * Strings that are made and freed together (an event's names, fields and
+ * types), carved out of a few blocks instead of a malloc() each: a
+ * whole-kernel run reads 20,000 fields of 2,300 events. A string never
+ * moves; none is freed alone, arena_clear() frees them all.
+ */
+struct arena_block;
+struct arena {
+	struct arena_block *last;	/* the block strings are carved from; it links the older ones */
+};
+
+/* Room for n more bytes in one block: what a caller knows it will take. */
+void arena_reserve(struct arena *a, size_t n);
+/* n bytes for a string (not aligned for anything else) */
+char *arena_alloc(struct arena *a, size_t n);
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+/* "a" "b": the two strings one after the other, in one new string */
+char *arena_strcat(struct arena *a, const char *s1, const char *s2);
+void arena_clear(struct arena *a);
+
+/*
  * Diagnostics in compiler form: "file:line:col: error: msg". line/col of 0 are
  * omitted. 'src_line', when given, is printed under the message with a caret
  * under column 'col'.

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lib/util.h"
+
 enum field_kind {
 	FIELD_SCALAR,		/* int x; u64 y; pid_t z; enum e; bool b */
 	FIELD_POINTER,		/* struct task_struct *p; const char *const *argv */
@@ -81,6 +83,7 @@ struct tp_event {
 	char *core_class;	/* --core: "sched_switch" of struct trace_event_raw_sched_switch */
 	const char *core_why;	/* --core: why there is no class (static layout), or NULL */
 	enum core_sys core_sys;	/* --core: a syscalls/ record read through syscall_trace_enter/exit */
+	struct arena strs;	/* what sys, name, path, print_fmt and the fields' strings point into */
 };
 
 /*

@@ -560,5 +560,5 @@ char *kbtf_pointee_fwd(const struct btf *btf, __u32 id)
 	name = t->name_off ? btf__name_by_offset(btf, t->name_off) : NULL;
 	if (!(btf_is_struct(t) || btf_is_union(t) || btf_is_fwd(t)) || !name || !*name)
 		return NULL;
-	return xasprintf("%s %s", (btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t)) ? "union" : "struct", name);
+	return xstrcat((btf_is_fwd(t) ? btf_kflag(t) : btf_is_union(t)) ? "union " : "struct ", name, NULL);
 }

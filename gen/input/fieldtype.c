@@ -66,7 +66,12 @@ static const char *const dropped_words[] = {
 /* Members are also never bool, true or false: <stdbool.h> makes them macros. */
 bool ctype_is_keyword(const char *s)
 {
-	return ident_is_keyword(s) || !strcmp(s, "bool") || !strcmp(s, "true") || !strcmp(s, "false");
+	switch (*s) {
+	case 'b': return !strcmp(s, "bool") || ident_is_keyword(s);
+	case 't': return !strcmp(s, "true") || ident_is_keyword(s);
+	case 'f': return !strcmp(s, "false") || ident_is_keyword(s);
+	}
+	return ident_is_keyword(s);
 }
 
 const char *ctype_fixed(unsigned int size, bool is_signed)

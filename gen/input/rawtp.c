@@ -162,8 +162,8 @@ static const char *type_arg(struct loader *x, struct raw_arg *a)
 		a->is_ptr = true;
 		pt = pid > 0 ? btf__type_by_id(btf, pid) : NULL;
 		if (pt && (btf_is_struct(pt) || btf_is_union(pt) || btf_is_fwd(pt)) && pt->name_off)
-			a->ptr_struct = xasprintf("%s %s", (btf_is_fwd(pt) ? btf_kflag(pt) : btf_is_union(pt))
-						  ? "union" : "struct", btf__name_by_offset(btf, pt->name_off));
+			a->ptr_struct = xstrcat((btf_is_fwd(pt) ? btf_kflag(pt) : btf_is_union(pt)) ? "union " : "struct ",
+						btf__name_by_offset(btf, pt->name_off), NULL);
 		a->sa = RAW_SA_PTR;
 		a->pointee_id = t->type;
 		a->fwd = kbtf_pointee_fwd(btf, t->type);

@@ -238,7 +238,7 @@ static int check_layout(struct tp_event *ev)
 			return -EINVAL;
 		}
 		for (j = 0; j < (int)i; j++) {
-			if (!strcmp(ev->fields[j].name, f->name)) {
+			if (ev->fields[j].name[0] == f->name[0] && !strcmp(ev->fields[j].name, f->name)) {
 				diag_error(ev->path, f->line, 0, "duplicate field '%s'", f->name);
 				return -EINVAL;
 			}

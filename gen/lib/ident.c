@@ -57,14 +57,26 @@ static const char *const keywords[] = {
 	"volatile", "while",
 };
 
-static int kw_cmp(const void *a, const void *b)
-{
-	return strcmp(a, *(const char *const *)b);
-}
-
 bool ident_is_keyword(const char *s)
 {
-	return bsearch(s, keywords, ARRAY_SIZE(keywords), sizeof(*keywords), kw_cmp);
+	size_t lo = 0, hi = ARRAY_SIZE(keywords);
+
+	/* a binary search that compares first bytes before calling strcmp() */
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *k = keywords[mid];
+		int c = (unsigned char)*s - (unsigned char)*k;
+
+		if (!c)
+			c = strcmp(s, k);
+		if (!c)
+			return true;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return false;
 }
 
 const char *ident_tracefs_name(const char *s)

@@ -142,6 +142,29 @@ void arena_clear(struct arena *a)
 	a->last = NULL;
 }
 
+char *xstrcat(const char *s, ...)
+{
+	const char *p;
+	size_t n = 0;
+	va_list ap;
+	char *out, *o;
+
+	va_start(ap, s);
+	for (p = s; p; p = va_arg(ap, const char *))
+		n += strlen(p);
+	va_end(ap);
+	o = out = xmalloc(n + 1);
+	va_start(ap, s);
+	for (p = s; p; p = va_arg(ap, const char *)) {
+		n = strlen(p);
+		memcpy(o, p, n);
+		o += n;
+	}
+	va_end(ap);
+	*o = '\0';
+	return out;
+}
+
 void sb_init(struct strbuf *sb)
 {
 	sb->buf = NULL;
@@ -162,8 +185,7 @@ void sb_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-/* Grow to at least len + extra + 1, doubling: appends copy the buffer O(log n) times. */
-static void sb_grow_slow(struct strbuf *sb, size_t extra)
+void sb_grow_slow(struct strbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;
 
@@ -242,14 +264,6 @@ void sb_emit_split(struct strbuf *out, int nr, const void *arg,
 	sb_clear(&tail);
 }
 
-void sb_add(struct strbuf *sb, const char *s, size_t n)
-{
-	sb_grow(sb, n);
-	memcpy(sb->buf + sb->len, s, n);
-	sb->len += n;
-	sb->buf[sb->len] = '\0';
-}
-
 void sb_putu(struct strbuf *sb, unsigned long long v)
 {
 	char tmp[20], *p = tmp + sizeof(tmp);
@@ -258,18 +272,6 @@ void sb_putu(struct strbuf *sb, unsigned long long v)
 		*--p = '0' + v % 10;
 	while (v /= 10);
 	sb_add(sb, p, tmp + sizeof(tmp) - p);
-}
-
-void sb_puts(struct strbuf *sb, const char *s)
-{
-	sb_add(sb, s, strlen(s));
-}
-
-void sb_putc(struct strbuf *sb, char c)
-{
-	sb_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
 }
 
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap)

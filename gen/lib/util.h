@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 #include "lib/limits.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -20,9 +21,31 @@ struct strbuf {
 void sb_init(struct strbuf *sb);
 void sb_clear(struct strbuf *sb);
 void sb_reset(struct strbuf *sb);
-void sb_add(struct strbuf *sb, const char *s, size_t n);
-void sb_puts(struct strbuf *sb, const char *s);
-void sb_putc(struct strbuf *sb, char c);
+/* Room for 'extra' more bytes and the NUL, doubling (appends copy the buffer O(log n) times). */
+void sb_grow_slow(struct strbuf *sb, size_t extra);
+
+/* Appends are inline: the emitters make half a million of them for a whole kernel. */
+static inline void sb_add(struct strbuf *sb, const char *s, size_t n)
+{
+	if (sb->len + n + 1 > sb->cap)
+		sb_grow_slow(sb, n);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+static inline void sb_puts(struct strbuf *sb, const char *s)
+{
+	sb_add(sb, s, strlen(s));
+}
+
+static inline void sb_putc(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 > sb->cap)
+		sb_grow_slow(sb, 1);
+	sb->buf[sb->len++] = c;
+	sb->buf[sb->len] = '\0';
+}
 void sb_printf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(struct strbuf *sb, const char *fmt, va_list ap);
 /* Room for 'extra' more bytes, allocated now: emitters size their output ahead. */
@@ -49,6 +72,8 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The strings up to a NULL, one after the other: xasprintf("%s %s", a, b) without printf. */
+char *xstrcat(const char *s, ...) __attribute__((sentinel));
 
 /*
  * Strings that are made and freed together (an event's names, fields and

@@ -98,7 +98,7 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
 		struct tp_event *ev = &evs->ev[v[i].idx];
 		bool dup = (i > 0 && !strcmp(v[i - 1].short_name, v[i].short_name)) ||
 			   (i + 1 < n && !strcmp(v[i + 1].short_name, v[i].short_name));
-		char *short_name = xasprintf("%s_ctx", v[i].short_name);
+		char *short_name = xstrcat(v[i].short_name, "_ctx", NULL);
 
 		if (dup) {
 			ev->rename_reason = "another selected event has the same name";
@@ -108,7 +108,7 @@ void tp_events_name(struct tp_events *evs, const bool *selected, const struct bt
 		if (ev->rename_reason) {
 			char *sys = ident_from_tracefs(ev->sys);
 
-			ev->struct_name = xasprintf("%s__%s_ctx", sys, v[i].short_name);
+			ev->struct_name = xstrcat(sys, "__", v[i].short_name, "_ctx", NULL);
 			free(short_name);
 			free(sys);
 		} else {

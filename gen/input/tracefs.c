@@ -261,7 +261,7 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 {
 	char *copy = xstrdup(text), *line, *next;
 	bool in_format = false, common = true, seen_name = false;
-	int lineno = 0, cap = 0, err = 0;
+	int lineno = 0, cap = 0, err = 0, lines = 1;
 	size_t len, fmt_off = 0;	/* where the print fmt line starts, when the loop found it */
 
 	memset(ev, 0, sizeof(*ev));
@@ -273,6 +273,8 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 	ev->path = arena_strdup(&ev->strs, path);
 	ev->id = -1;
 	ev->hash = fnv1a64(FNV1A64_INIT, text, len);
+	for (next = memchr(text, '\n', len); next; next = memchr(next + 1, '\n', text + len - next - 1))
+		lines++;
 	for (line = copy; line && *line; line = next) {
 		char *t;
 
@@ -327,7 +329,8 @@ int tracefs_parse_format(const char *path, const char *text, const char *sys,
 			break;
 		}
 		if (ev->nr_fields == cap) {
-			cap = cap ? cap * 2 : 16;
+			/* a field a line: as many as the file has lines, at first */
+			cap = cap ? cap * 2 : lines < TRACEFS_MAX_FIELDS ? lines : TRACEFS_MAX_FIELDS;
 			ev->fields = xrealloc(ev->fields, cap * sizeof(*ev->fields));
 		}
 		err = parse_field(path, lineno, line, &ev->fields[ev->nr_fields], &ev->strs);

@@ -222,15 +222,22 @@ static int field_off_cmp(const void *a, const void *b)
 /* Check the layout and compute the record's fixed size and alignment. */
 static int check_layout(struct tp_event *ev)
 {
+	unsigned long long hash[TRACEFS_MAX_FIELDS];	/* of each name, compared before the names */
 	unsigned int end = 0, align = 1, i;
 	const struct tp_field *prev = NULL;
 
-	qsort(ev->fields, ev->nr_fields, sizeof(*ev->fields), field_off_cmp);
+	/* in file order, which is by offset in every kernel's format files */
+	for (i = 1; i < (unsigned int)ev->nr_fields; i++)
+		if (field_off_cmp(&ev->fields[i - 1], &ev->fields[i]) > 0)
+			break;
+	if (i < (unsigned int)ev->nr_fields)
+		qsort(ev->fields, ev->nr_fields, sizeof(*ev->fields), field_off_cmp);
 	for (i = 0; i < (unsigned int)ev->nr_fields; i++) {
 		struct tp_field *f = &ev->fields[i];
 		unsigned int a = ctype_align(f);
 		int j;
 
+		hash[i] = fnv1a64(FNV1A64_INIT, f->name, strlen(f->name));
 		if (f->offset < end) {
 			diag_error(ev->path, f->line, 0,
 				   "field '%s' at offset %u overlaps field '%s' (offset %u, size %u)",
@@ -238,7 +245,7 @@ static int check_layout(struct tp_event *ev)
 			return -EINVAL;
 		}
 		for (j = 0; j < (int)i; j++) {
-			if (ev->fields[j].name[0] == f->name[0] && !strcmp(ev->fields[j].name, f->name)) {
+			if (hash[j] == hash[i] && !strcmp(ev->fields[j].name, f->name)) {
 				diag_error(ev->path, f->line, 0, "duplicate field '%s'", f->name);
 				return -EINVAL;
 			}

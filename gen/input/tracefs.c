@@ -394,8 +394,26 @@ static bool find_bad_byte(const char *text, size_t len, int *line, int *col, uns
 
 	*line = 1;
 	for (; p < end; p++) {
-		unsigned char c = *p;
+		unsigned char c;
 
+		/* eight bytes at a time while each is a tab or ' ' to '~' */
+		while (end - p >= 8) {
+			unsigned long long w, lo, t, ctl, tab, high;
+
+			memcpy(&w, p, 8);
+			lo = w & 0x7f7f7f7f7f7f7f7fULL;
+			ctl = ~((lo + 0x6060606060606060ULL) | w) & 0x8080808080808080ULL;	/* < 0x20 */
+			t = w ^ 0x0909090909090909ULL;
+			tab = ~(((t & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | t) &
+			      0x8080808080808080ULL;						/* == '\t' */
+			high = ((lo + 0x0101010101010101ULL) | w) & 0x8080808080808080ULL;	/* >= 0x7f */
+			if ((ctl & ~tab) | high)
+				break;
+			p += 8;
+		}
+		if (p == end)
+			break;
+		c = *p;
 		if (!text_byte[c])
 			continue;	/* most of them */
 		if (c == '\n') {

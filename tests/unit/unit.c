@@ -138,6 +138,127 @@ static void test_classify_errors(void **state)
 	}
 }
 
+/* Strings in an arena keep their bytes however many blocks it grows by; a reservation is one block. */
+static void test_arena(void **state)
+{
+	struct arena a = {};
+	char *s[3000], want[64];
+	const char *first;
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "%d:%.*s", i, i % 40, "0123456789012345678901234567890123456789");
+		s[i] = i % 3 ? arena_strdup(&a, want) : arena_strndup(&a, want, strlen(want));
+	}
+	for (i = 0; i < 3000; i++) {
+		snprintf(want, sizeof(want), "%d:%.*s", i, i % 40, "0123456789012345678901234567890123456789");
+		assert_string_equal(s[i], want);
+	}
+	assert_string_equal(arena_strcat(&a, "default", "_"), "default_");
+	arena_reserve(&a, 100000);
+	first = arena_strdup(&a, "x");
+	for (i = 0; i < 9000; i++)	/* 2 + 99,000 bytes: all in the reserved block */
+		assert_ptr_equal(arena_strdup(&a, "0123456789"), first + 2 + 11 * i);
+	arena_clear(&a);
+	assert_null(a.last);
+	arena_clear(&a);	/* twice is fine */
+}
+
+/*
+ * tracefs_check_text() against the rule it implements, byte by byte, over
+ * random texts: the first NUL, control byte (but tab, CR and newline) or byte
+ * above '~' before the line that starts (after blanks) with "print fmt:",
+ * else a NUL in the print format, located by line and column.
+ */
+static bool bad_byte_ref(const char *t, size_t n, int *line, int *col, unsigned char *byte)
+{
+	size_t i, bol = 0, fmt = n;
+
+	*line = 1;
+	for (i = 0; i < n; i++) {
+		unsigned char c = t[i];
+
+		if (c == '\n') {
+			size_t j = i + 1;
+
+			while (j < n && (t[j] == ' ' || t[j] == '\t'))
+				j++;
+			if (n - j >= 10 && !memcmp(t + j, "print fmt:", 10)) {
+				fmt = i;
+				break;
+			}
+			(*line)++;
+			bol = i + 1;
+		} else if (c == 0 || (c < 0x20 && c != '\t' && c != '\r') || c >= 0x7f) {
+			*col = i - bol + 1;
+			*byte = c;
+			return true;
+		}
+	}
+	for (i = fmt; i < n; i++) {
+		if (t[i] == '\n') {
+			(*line)++;
+			bol = i + 1;
+		} else if (!t[i]) {
+			*col = i - bol + 1;
+			*byte = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void test_check_text(void **state)
+{
+	static const char pieces[][16] = {
+		"\tfield:", "int x;", "\toffset:8;", " ", "\t", "\n", "\r", "print fmt:", "\n  print fmt:",
+		"abcdefgh", "~", "\x7f", "\x80", "\xff", "\x01", "\x1f", "\x0b", "",
+	};
+	char text[700], want[128];
+	bool silent = diag_silent;
+	struct strbuf got;
+	unsigned int seed = 24;
+	int it;
+
+	sb_init(&got);
+	for (it = 0; it < 200000; it++) {
+		size_t n = 0, k = rand_r(&seed) % 40, i;
+		int line, col, err;
+		unsigned char byte;
+		bool bad;
+
+		for (i = 0; i < k; i++) {
+			int p = rand_r(&seed) % (sizeof(pieces) / sizeof(pieces[0]));
+			size_t len = p == sizeof(pieces) / sizeof(pieces[0]) - 1 ? 1 : strlen(pieces[p]);
+
+			memcpy(text + n, pieces[p], len);	/* the last piece is a NUL */
+			n += len;
+		}
+		text[n] = '\0';
+		bad = bad_byte_ref(text, n, &line, &col, &byte);
+		sb_reset(&got);
+		diag_silent = false;
+		diag_capture_start(&got);
+		err = tracefs_check_text("t/format", text, n);
+		diag_capture_stop();
+		if (!bad) {
+			assert_int_equal(err, 0);
+			assert_int_equal(got.len, 0);
+			continue;
+		}
+		assert_int_equal(err, -EILSEQ);
+		if (byte)
+			snprintf(want, sizeof(want), "t/format:%d:%d: error: byte 0x%02x in a format file: not text\n",
+				 line, col, byte);
+		else
+			snprintf(want, sizeof(want), "t/format:%d:%d: error: NUL byte in a format file: not text\n",
+				 line, col);
+		assert_string_equal(got.buf, want);
+	}
+	diag_silent = silent;
+	sb_clear(&got);
+}
+
 static void test_strbuf(void **state)
 {
 	struct strbuf sb;
@@ -491,6 +612,8 @@ int main(void)
 		cmocka_unit_test(test_classify),
 		cmocka_unit_test(test_classify_errors),
 		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_arena),
+		cmocka_unit_test(test_check_text),
 		cmocka_unit_test(test_escaping),
 		cmocka_unit_test(test_guard_and_suggest),
 		cmocka_unit_test(test_exprs),

@@ -24,6 +24,27 @@ touch -d 2000-01-01 all/ctx.h
 [ "$(stat -c %Y all/ctx.h)" = "$(date -d 2000-01-01 +%s)" ] || fail "an unchanged ctx.h was rewritten"
 echo "ok   --all --check, and a rerun rewrites only what changed"
 
+# -o into the directory it runs in: '.', '..' (rename() refuses to swap
+# them) and its own path (swapped, it would leave the shell that ran tpgen in
+# a removed directory). Their files are written in place, one by one.
+mkdir -p here/sub
+touch here/mine
+(
+	cd here || exit 1
+	ino=$(stat -c %i .)
+	"$TPGEN" headers --all -o . || fail "-o . failed"
+	cmp ../ctx.h ctx.h && cmp ../raw.h raw.h || fail "-o . wrote other headers"
+	[ -e mine ] || fail "-o . took away a file it did not write"
+	cd sub || exit 1
+	"$TPGEN" headers --all -o .. || fail "-o .. failed"
+	"$TPGEN" headers --all -o "$PWD" || fail "-o \$PWD failed"
+	cmp ../../ctx.h ctx.h && cmp ../../raw.h raw.h || fail "-o \$PWD wrote other headers"
+	[ "$(stat -c %i ..)" = "$ino" ] && [ -e ../mine ] || fail "-o .. swapped the directory a shell is in"
+	ls . >/dev/null || fail "-o \$PWD left the shell in a removed directory"
+	[ "$(stat -c %i "$PWD")" = "$(stat -c %i .)" ] || fail "-o \$PWD swapped the directory a shell is in"
+) || exit 1
+echo "ok   -o ., -o .. and -o \$PWD: written in place"
+
 # a snapshot: the same as the two commands on it
 "$TPGEN" snapshot snap >/dev/null 2>&1 || fail "tpgen snapshot failed"
 "$TPGEN" headers --kernel snap --all -o snapall || fail "--all --kernel failed"

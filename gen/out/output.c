@@ -344,6 +344,49 @@ static int swap_in(const char *tmp, const char *dir, const char *parent, const c
 	return 0;
 }
 
+/*
+ * Can 'dir' be swapped for a new one? Not '.' or '..' (rename() refuses
+ * them), nor the directory tpgen runs in: the shell that started it would be
+ * left in a removed directory.
+ */
+static bool swappable(const char *dir)
+{
+	const char *slash = strrchr(dir, '/'), *base = slash ? slash + 1 : dir;
+	struct stat st, cwd;
+
+	if (!*base || !strcmp(base, ".") || !strcmp(base, ".."))
+		return false;
+	return stat(dir, &st) || stat(".", &cwd) || st.st_dev != cwd.st_dev || st.st_ino != cwd.st_ino;
+}
+
+/* The files of a directory that cannot be swapped, replaced one by one */
+static int commit_in_place(struct outputs *o, int d)
+{
+	const char *slash;
+	int i, err = 0;
+	char *sub;
+
+	for (i = 0; i < o->nr && !err; i++) {
+		struct output_file *f = &o->files[i];
+		bool changed;
+
+		if (f->dir != d)
+			continue;
+		slash = strrchr(f->path, '/');
+		sub = xstrndup(f->path, slash - f->path);	/* the directory, or one below it */
+		err = mkdir_p(sub);	/* says why it cannot */
+		free(sub);
+		if (err)
+			break;
+		err = write_file_atomic(f->path, f->data.buf ? f->data.buf : "", f->data.len, &changed);
+		if (err)
+			diag_error(f->path, 0, 0, "cannot write: %s", read_strerror(err));
+		else
+			o->written += changed;
+	}
+	return err;
+}
+
 static int commit_dir(struct outputs *o, int d)
 {
 	const char *dir = o->dirs[d], *slash = strrchr(dir, '/');
@@ -354,6 +397,12 @@ static int commit_dir(struct outputs *o, int d)
 	struct stat st, *old_st = xcalloc(o->nr + 1, sizeof(*old_st));
 	char *tmp = NULL;
 
+	if (!swappable(dir)) {
+		free(parent);
+		free(same);
+		free(old_st);
+		return commit_in_place(o, d);
+	}
 	if (strcmp(parent, ".") && (err = mkdir_p(parent)))
 		goto out_quiet;
 	if (!lstat(dir, &st)) {

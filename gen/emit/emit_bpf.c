@@ -214,6 +214,20 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 }
 
+/* The values max_at's named columns keep beside max: set with it, by the event that raised it. */
+static void emit_at_values(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+
+		if (c->kind != PCOL_AT || !c->cname)
+			continue;
+		sb_printf(sb, "\n\t\t\t\tval->%s = ", c->cname);
+		emit_value(sb, pr, &pr->vals[c->val]);
+		sb_putc(sb, ';');
+	}
+}
+
 /*
  * A function's update of its member (model/aggfns.h), each line indented
  * into the handler: $v the value, $t its type, $n, $lo, $step an lhist's.
@@ -229,6 +243,8 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 		bol = *c == '\n';
 		if (*c != '$')
 			sb_putc(sb, *c);
+		else if (!strncmp(c, "$a", 2))
+			emit_at_values(sb, pr, a), c += 1;
 		else if (!strncmp(c, "$v", 2) && v)
 			emit_value(sb, pr, v), c += 1;
 		else if (!strncmp(c, "$mt", 3) && a->val[AGG_MAX_BIT] >= 0)
@@ -270,6 +286,25 @@ static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const s
 	for (int f = 0; f < AGG_NR_FNS; f++)
 		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
 			emit_agg_update(sb, pr, a, f);
+	/* named counts (of a condition) and sums */
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+		const char *op = a->subtract ? "sub" : "add";
+
+		if (!c->cname || c->kind == PCOL_AT)
+			continue;
+		if (c->kind == PCOL_COUNT && c->val >= 0) {
+			sb_puts(sb, "\t\tif (");
+			emit_value(sb, pr, &pr->vals[c->val]);
+			sb_printf(sb, ")\n\t\t\t__sync_fetch_and_%s(&val->%s, 1);\n", op, c->cname);
+		} else if (c->kind == PCOL_COUNT) {
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, 1);\n", op, c->cname);
+		} else {
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, ", op, c->cname);
+			emit_value(sb, pr, &pr->vals[c->val]);
+			sb_puts(sb, ");\n");
+		}
+	}
 }
 
 static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)

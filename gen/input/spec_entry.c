@@ -365,8 +365,11 @@ static struct spec_col *new_col(struct spec_agg *a, enum spec_col_kind kind)
 	return c;
 }
 
-/* A column's name: a C identifier, not a function's nor 'key' (sort), not taken by another column */
-static int col_name(struct loader *ld, struct spec_agg *a, struct spec_col *c, yaml_node_t *node)
+/*
+ * A column's name: a C identifier, not a function's (but 'own''s, which it
+ * may be the column of) nor 'key' (sort), not taken by another column.
+ */
+static int col_name(struct loader *ld, struct spec_agg *a, struct spec_col *c, yaml_node_t *node, int own)
 {
 	int err = get_str(ld, node, "a column name", &c->name);
 
@@ -375,7 +378,7 @@ static int col_name(struct loader *ld, struct spec_agg *a, struct spec_col *c, y
 	if (err)
 		return err;
 	for (int i = 0; i < AGG_NR_FNS; i++)
-		if (!strcmp(c->name.s, fns[i].name))
+		if (!strcmp(c->name.s, fns[i].name) && i != own)
 			return node_error(ld, node, "column '%s' has the name of a function: choose another",
 					  c->name.s);
 	if (!strcmp(c->name.s, "key"))
@@ -410,7 +413,7 @@ static int get_named(struct loader *ld, yaml_node_t *node, struct spec_agg *a, i
 		struct spec_col *c = new_col(a, kind);
 		bool always;
 
-		err = col_name(ld, a, c, yaml_node(ld, p->key));
+		err = col_name(ld, a, c, yaml_node(ld, p->key), fn);
 		if (!err)
 			err = get_str(ld, v, fns[fn].name, &c->val);
 		if (err)
@@ -423,14 +426,20 @@ static int get_named(struct loader *ld, yaml_node_t *node, struct spec_agg *a, i
 					       !strcmp(c->val.s, "off")))
 			return node_error(ld, v, "column '%s' would count nothing: give it true, or the "
 					  "condition it counts under ('ret < 0')", c->name.s);
-		if (always) {
-			free(c->val.s);
-			c->val.s = NULL;
+		if (always && !(a->fns & AGG_COUNT)) {
 			a->fns |= AGG_COUNT;
 		} else if (kind != SPEC_COL_COUNT && !(a->fns & (1u << fn))) {
 			a->fns |= 1u << fn;
 			a->val[fn].s = xstrdup(c->val.s);
 			a->val[fn].loc = c->val.loc;
+		} else if (!strcmp(c->name.s, fns[fn].name)) {
+			return node_error(ld, yaml_node(ld, p->key), "column '%s' has the name of a function, and "
+					  "only its own column (the first %s) may: choose another", c->name.s,
+					  kind == SPEC_COL_COUNT ? "count of true" : fns[fn].name);
+		}
+		if (always) {
+			free(c->val.s);
+			c->val.s = NULL;
 		}
 	}
 	return 0;
@@ -453,7 +462,7 @@ static int get_derived(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
 		yaml_node_t *v = yaml_node(ld, p->value);
 		struct spec_col *c = new_col(a, SPEC_COL_DERIVED);
 
-		err = col_name(ld, a, c, yaml_node(ld, p->key));
+		err = col_name(ld, a, c, yaml_node(ld, p->key), -1);
 		if (err)
 			return err;
 		if (v->type != YAML_MAPPING_NODE) {

@@ -275,6 +275,39 @@ static void emit_hist_value(struct strbuf *sb, const struct pprobe *pr, const st
 	sb_puts(sb, ";\n");
 }
 
+/* The pointer an entry reads its record through: ctx, or args of a raw tracepoint's (emit_raw_locals()). */
+static const char *record_ptr(const struct pprobe *pr)
+{
+	for (int i = 0; pr->attach != ATTACH_TRACEPOINT && i < pr->nr_vals; i++)
+		if (pr->vals[i].src == PV_RAW && !pr->vals[i].curtask)
+			return "args";
+	return "ctx";
+}
+
+/* An aggregate whose updates read values (of the record, maybe): not only counts of true. */
+static bool agg_reads(const struct pagg *a)
+{
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f)) && a->val[f] >= 0)
+			return true;
+	for (int j = 0; j < a->nr_cols; j++)
+		if (a->cols[j].cname && a->cols[j].val >= 0)
+			return true;
+	return false;
+}
+
+/*
+ * After a branch (the lookup's, min's and max's), a read of the record
+ * starts from its pointer again: clang may compute a field's address before
+ * the branch and load through it after, which the verifier refuses
+ * ("dereference of modified ctx ptr").
+ */
+static void emit_record_barrier(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	if (pr->uses_ctx && agg_reads(a))
+		sb_printf(sb, "\t\tbarrier_var(%s);\n", record_ptr(pr));
+}
+
 static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
 	unsigned int done = 0;
@@ -286,6 +319,8 @@ static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const s
 	for (int f = 0; f < AGG_NR_FNS; f++)
 		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
 			emit_agg_update(sb, pr, a, f);
+	if (a->fns & (AGG_MIN | AGG_MAX))
+		emit_record_barrier(sb, pr, a);
 	/* named counts (of a condition) and sums */
 	for (int j = 0; j < a->nr_cols; j++) {
 		const struct pcol *c = &a->cols[j];
@@ -294,9 +329,14 @@ static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const s
 		if (!c->cname || c->kind == PCOL_AT)
 			continue;
 		if (c->kind == PCOL_COUNT && c->val >= 0) {
-			sb_puts(sb, "\t\tif (");
+			/*
+			 * 1 or 0, without a branch: an 'if' on a tracepoint's field
+			 * lets clang keep the field's address in a register for the
+			 * next read, and the verifier refuses a modified ctx pointer
+			 */
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, (", op, c->cname);
 			emit_value(sb, pr, &pr->vals[c->val]);
-			sb_printf(sb, ")\n\t\t\t__sync_fetch_and_%s(&val->%s, 1);\n", op, c->cname);
+			sb_puts(sb, ") ? 1 : 0);\n");
 		} else if (c->kind == PCOL_COUNT) {
 			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, 1);\n", op, c->cname);
 		} else {
@@ -338,6 +378,7 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 			  leave);
+		emit_record_barrier(sb, pr, a);
 		emit_agg_updates(sb, pr, a);
 		sb_puts(sb, "\t}\n");
 	}

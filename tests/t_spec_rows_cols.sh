@@ -7,7 +7,8 @@
 # several sums, counts + sums + avg + derived columns, max with the values
 # of the event that set it) x attach tracepoint, raw_tp, tp_btf x no key
 # or a key x a table fed by one entry (openat's exit) or shared by three
-# (openat's, close's and getppid's exits): 60 tables in one tool, built
+# (openat's, close's and getppid's exits): 60 tables in one tool, and one
+# per attach type that close's exits take back from (subtract), built
 # -Werror, loaded, and each row compared with what the workload did:
 # tpgenrows errs N (static: no loader's openat()), N failed openat()s
 # (ENOENT), N/2 failed close()s (EBADF), N getppid()s.
@@ -42,6 +43,11 @@ tables() {	# tables ATTACH EV ENTRY: the aggregates of one entry (EV: 1 openat, 
 			done
 		done
 	done
+	# taken back: openat's exits add, close's subtract
+	case $2 in
+	1) echo "      - { name: taken_$1, count: { calls: true, errors: 'ret < 0' }, sum: { s: 1, e: -ret } }" ;;
+	2) echo "      - { name: taken_$1, count: { calls: true, errors: 'ret < 0' }, sum: { s: 1, e: -ret }, subtract: true }" ;;
+	esac
 }
 {
 	echo "tool: colrows"
@@ -130,7 +136,16 @@ for a in ("tracepoint", "raw_tp", "tp_btf"):
                         checked += 1
                         if c not in got[key] or abs(got[key][c] - v) > 1e-9:
                             print(name, key, c, got[key].get(c), "want", v); bad += 1
-print("ok:" if not bad else "bad:", checked, "values of 60 tables checked,", bad, "wrong")
+# openat's N exits added, close's N/2 taken away
+nc = (n + 1) // 2
+for a in ("tracepoint", "raw_tp", "tp_btf"):
+    r = rows.get("taken_" + a, [{}])[0]
+    want = {"calls": n - nc, "errors": n - nc, "s": n - nc, "e": 2 * n - 9 * nc}
+    for c, v in want.items():
+        checked += 1
+        if r.get(c) != v:
+            print("taken_" + a, c, r.get(c), "want", v); bad += 1
+print("ok:" if not bad else "bad:", checked, "values of 63 tables checked,", bad, "wrong")
 sys.exit(1 if bad else 0)
 PY
 # the text: every named column under its name, the derived ones as perf prints them
@@ -148,7 +163,9 @@ grep -Eq '^ +4 +4 +8 +2\.0 +100\.000% +2\.00  1$' "$T/colrows.txt" ||
 NE=400
 rm -f "$T/ready"
 bpftrace -e 'tracepoint:kmem:kmalloc /comm == "tpgenrows"/ { @h[args->call_site] = count();
-	@a[args->call_site] = sum(args->bytes_alloc); @r[args->call_site] = sum(args->bytes_req); }' \
+	@a[args->call_site] = sum(args->bytes_alloc); @r[args->call_site] = sum(args->bytes_req); }
+	tracepoint:kmem:kmem_cache_alloc /comm == "tpgenrows"/ { @H[args->call_site] = count();
+	@A[args->call_site] = sum(args->bytes_alloc); @R[args->call_site] = sum(args->bytes_req); }' \
 	>"$T/bt.out" 2>"$T/bt.err" &
 bt=$!
 start kmem -c tpgenrows
@@ -168,14 +185,32 @@ wait $bt
 python3 - "$T/kmem.out" "$T/bt.out" $NE <<'PY' || fail "kmem: call sites differ from bpftrace's"
 import json, re, sys
 ne = int(sys.argv[3])
-bt = {}
-# bpftrace prints an unsigned long call_site signed
+bt, btc = {}, {}
+# bpftrace prints an unsigned long call_site signed; @h, @a, @r: kmalloc's, @H, @A, @R kmem_cache_alloc's
 for m in re.finditer(r"^@(\w)\[(-?\d+)\]: (\d+)$", open(sys.argv[2]).read(), re.M):
-    bt.setdefault(int(m.group(2)) & (2 ** 64 - 1), {})[m.group(1)] = int(m.group(3))
-rows = [json.loads(l) for l in open(sys.argv[1])]
-rows = [r for r in rows if r.get("agg") == "kmalloc by call site"]
+    (bt if m.group(1).islower() else btc).setdefault(int(m.group(2)) & (2 ** 64 - 1), {})[m.group(1).lower()] = int(m.group(3))
+allrows = [json.loads(l) for l in open(sys.argv[1])]
+rows = [r for r in allrows if r.get("agg") == "kmalloc by call site"]
+crows = [r for r in allrows if r.get("agg") == "kmem_cache_alloc by call site"]
 bad = 0
 eventfd = None
+# kmem_cache_alloc's rows are by call site and cache: a call site of one cache is bpftrace's row
+sites = {}
+for r in crows:
+    sites.setdefault(r["call_site"], []).append(r)
+for cs, rs in sites.items():
+    b = btc.get(int(cs, 16))
+    if not b:
+        print("bpftrace saw no kmem_cache_alloc at", cs, rs[0].get("call_site_name")); bad += 1; continue
+    got = {c: sum(r[c] for r in rs) for c in ("hits", "bytes_alloc", "bytes_req")}
+    if got != {"hits": b["h"], "bytes_alloc": b["a"], "bytes_req": b["r"]}:
+        print("kmem_cache_alloc", rs[0].get("call_site_name"), got, "bpftrace", b); bad += 1
+    for r in rs:
+        f = round(100 * (r["bytes_alloc"] - r["bytes_req"]) / r["bytes_alloc"], 3) if r["bytes_alloc"] else 0
+        if abs(r["frag"] - f) > 1e-9:
+            print("kmem_cache_alloc", r.get("call_site_name"), "frag", r["frag"], "want", f); bad += 1
+if not crows:
+    print("no kmem_cache_alloc rows"); bad += 1
 for r in rows:
     cs = int(r["call_site"], 16)
     b = bt.get(cs)
@@ -195,8 +230,8 @@ if sorted(r["bytes_alloc"] for r in rows) != sorted(b["a"] for b in top):
 if not eventfd:
     print("no row of", ne, "eventfd allocations"); bad += 1
 else:
-    print("ok: %d rows; eventfd: %d hits, %d allocated, %d requested, %.3f%%" %
-          (len(rows), eventfd["hits"], eventfd["bytes_alloc"], eventfd["bytes_req"], eventfd["frag"]))
+    print("ok: %d kmalloc rows, %d kmem_cache_alloc rows; eventfd: %d hits, %d allocated, %d requested, %.3f%%" %
+          (len(rows), len(crows), eventfd["hits"], eventfd["bytes_alloc"], eventfd["bytes_req"], eventfd["frag"]))
 sys.exit(1 if bad else 0)
 PY
 
@@ -235,4 +270,4 @@ for r in rows:
         print(r); bad = True
 sys.exit(1 if bad else 0)
 PY
-echo "ok: 60 tables of named and derived columns; kmem, syscall-summary and schedlat"
+echo "ok: 63 tables of named and derived columns; kmem, syscall-summary and schedlat"

@@ -744,8 +744,8 @@ static void print_xcols(const struct agg *a, unsigned int fn, const char *val, c
 			printf("%*llu", w, (unsigned long long)val_u64(val, x->off));
 	}
 }
-{{/if}}
 
+{{/if}}
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {

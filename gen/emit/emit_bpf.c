@@ -297,15 +297,18 @@ static bool agg_reads(const struct pagg *a)
 }
 
 /*
- * After a branch (the lookup's, min's and max's), a read of the record
- * starts from its pointer again: clang may compute a field's address before
- * the branch and load through it after, which the verifier refuses
- * ("dereference of modified ctx ptr").
+ * After a branch (the lookup's, min's and max's), a read of a raw
+ * tracepoint's arguments starts from their pointer again: clang may compute
+ * an argument's address before the branch and load through it after, which
+ * the verifier refuses ("dereference of modified ctx ptr"). A tracepoint's
+ * record is read through __tpgen_ctx(), the same barrier at every read.
  */
 static void emit_record_barrier(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
-	if (pr->uses_ctx && agg_reads(a))
-		sb_printf(sb, "\t\tbarrier_var(%s);\n", record_ptr(pr));
+	const char *rec = record_ptr(pr);
+
+	if (pr->uses_ctx && agg_reads(a) && !strcmp(rec, "args"))
+		sb_printf(sb, "\t\tbarrier_var(%s);\n", rec);
 }
 
 static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)

@@ -24,6 +24,35 @@ struct col {
 
 /* the functions of an aggregate */
 {{AGG_FNS}}
+{{#if COLS}}
+
+struct agg;
+
+enum xcol_kind { XCOL_COUNT, XCOL_SUM, XCOL_AT, XCOL_DERIVED };
+
+/*
+ * A named column: a count (of a condition), a sum, a value max_at keeps,
+ * or one derived from the row; or a function's own column under a name.
+ */
+struct xcol {
+	const char *heading;
+	const char *json;
+	unsigned int after;		/* AGG_*: shown after that function's column */
+	unsigned int fn;		/* AGG_*: that function's own column (not shown as its own); 0: none */
+	enum xcol_kind kind;
+	unsigned int off;		/* its member of the value */
+	bool is_signed;
+{{#if DERIVED}}
+	double (*derive)(const struct agg *a, const char *val);	/* XCOL_DERIVED */
+	int decimals;
+	bool percent;
+{{/if}}
+};
+{{/if}}
+{{#if DERIVED}}
+
+{{AGG_DERIVE_DECLS}}
+{{/if}}
 
 /* an aggregation's map and how to print it */
 struct agg {
@@ -45,6 +74,12 @@ struct agg {
 	long long lmin, lstep;
 	unsigned int sort;		/* the function rows are sorted by (biggest first); 0: the key */
 	int top;
+{{#if COLS}}
+	const struct xcol *xcols;	/* named and derived columns */
+	int nr_xcols;
+	unsigned int hidden;		/* AGG_*: functions shown under a name, as an xcol */
+	int sort_xcol;			/* rows sorted by this xcol + 1 (biggest first); 0: by sort */
+{{/if}}
 {{#if RUNNING_AGG}}
 	/*
 	 * An entry subtracts from it (memleak's outstanding allocations):
@@ -110,6 +145,29 @@ static void print_int(const struct agg *a, const char *val, unsigned int off, un
 }
 
 {{AGG_COLUMNS}}
+{{#if COLS}}
+
+/* a named column's value in a row */
+static double xcol_value(const struct agg *a, const struct xcol *x, const char *val)
+{
+{{#if DERIVED}}
+	if (x->kind == XCOL_DERIVED)
+		return x->derive(a, val);
+{{/if}}
+	(void)a;
+	return x->is_signed ? (double)(__s64)val_u64(val, x->off) : (double)val_u64(val, x->off);
+}
+{{/if}}
+{{#if DERIVED}}
+
+/* a derived column's division: 0 where the divisor is, as perf kmem's fragmentation */
+static double derive_div(double x, double y)
+{
+	return y != 0 ? x / y : 0;
+}
+
+{{AGG_DERIVE}}
+{{/if}}
 
 static const struct agg *sort_agg;
 
@@ -118,6 +176,11 @@ static double sort_value(const char *row)
 	const struct agg *a = sort_agg;
 	const char *val = row + a->key_size;
 	__u64 v = 0;
+{{#if COLS}}
+
+	if (a->sort_xcol)
+		return xcol_value(a, &a->xcols[a->sort_xcol - 1], val);
+{{/if}}
 
 	if (!(a->fns & (AGG_HIST | AGG_LHIST)))
 		return fn_value(a, val, a->sort);
@@ -182,8 +245,14 @@ static int cmp_rows(const void *x, const void *y)
 {
 	double u, v;
 
+{{#if COLS}}
+	if (!sort_agg->sort && !sort_agg->sort_xcol)
+		return cmp_keys(x, y);
+{{/if}}
+{{#if !COLS}}
 	if (!sort_agg->sort)
 		return cmp_keys(x, y);
+{{/if}}
 	u = sort_value(x);
 	v = sort_value(y);
 	if (u != v)
@@ -350,6 +419,22 @@ static int read_global(const struct agg *a, bool reset, char **out)
 {{/if}}
 {{#if STACK_MERGE}}
 {{AGG_MERGE}}
+{{#if COLS}}
+
+/* named counts and sums added (a value max_at keeps stays the first row's) */
+static void xcols_merge(const struct agg *a, char *dst, const char *src)
+{
+	for (int i = 0; i < a->nr_xcols; i++) {
+		const struct xcol *x = &a->xcols[i];
+		__u64 v;
+
+		if (x->fn || (x->kind != XCOL_COUNT && x->kind != XCOL_SUM))
+			continue;
+		v = val_u64(dst, x->off) + val_u64(src, x->off);
+		memcpy(dst + x->off, &v, 8);
+	}
+}
+{{/if}}
 
 /* a stack as a key shows it: its frames (at most c->frames), the tgid of a user stack */
 struct shown_stack {
@@ -431,6 +516,9 @@ static int merge_rows(const struct agg *a, char *buf, int n)
 
 		if (m && !cmp_keys(buf + (m - 1) * row, r)) {
 			agg_merge(a, buf + (m - 1) * row + a->key_size, r + a->key_size);
+{{#if COLS}}
+			xcols_merge(a, buf + (m - 1) * row + a->key_size, r + a->key_size);
+{{/if}}
 			continue;
 		}
 		if (m != i)
@@ -605,6 +693,59 @@ static bool per_second(unsigned int fn)
 	return env.rate && env.period > 0 && (fn == AGG_COUNT || fn == AGG_SUM);
 }
 
+{{#if COLS}}
+static bool xcol_per_second(const struct xcol *x)
+{
+	return env.rate && env.period > 0 && (x->kind == XCOL_COUNT || x->kind == XCOL_SUM);
+}
+
+static int xcol_width(const struct xcol *x)
+{
+	int n = strlen(x->heading) + (xcol_per_second(x) ? 2 : 0);
+
+	return n > 10 ? n : 10;
+}
+
+/* the named columns shown after function 'fn': headings, or a row's values */
+static void print_xcols(const struct agg *a, unsigned int fn, const char *val, const char **sep)
+{
+	for (int i = 0; i < a->nr_xcols; i++) {
+		const struct xcol *x = &a->xcols[i];
+		int w = xcol_width(x);
+		double v;
+
+		if (x->after != fn)
+			continue;
+		if (!val) {
+			printf("%s%*s%s", *sep, xcol_per_second(x) ? w - 2 : w, x->heading,
+			       xcol_per_second(x) ? "/s" : "");
+			*sep = " ";
+			continue;
+		}
+		if (env.json)
+			printf(",\"%s%s\":", x->json, xcol_per_second(x) ? "_per_s" : "");
+		else
+			printf("%s", *sep);
+		*sep = " ";
+		v = xcol_value(a, x, val);
+		if (env.json)
+			w = 0;
+		if (xcol_per_second(x))
+			printf("%*.*f", w, env.json ? 2 : 1, v / env.period);
+{{#if DERIVED}}
+		else if (x->kind == XCOL_DERIVED && env.json)
+			printf("%.*f", x->decimals, v);
+		else if (x->kind == XCOL_DERIVED)
+			printf("%*.*f%s", x->percent ? w - 1 : w, x->decimals, v, x->percent ? "%" : "");
+{{/if}}
+		else if (x->is_signed)
+			printf("%*lld", w, (long long)val_u64(val, x->off));
+		else
+			printf("%*llu", w, (unsigned long long)val_u64(val, x->off));
+	}
+}
+
+{{/if}}
 /* One aggregation: a table, or a histogram per key, as libbpf-tools print them. */
 static void print_agg(const struct agg *a, bool reset)
 {
@@ -634,11 +775,22 @@ static void print_agg(const struct agg *a, bool reset)
 		for (size_t f = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
 			char h[16];
 
+{{#if COLS}}
+			if (!(a->fns & agg_cols[f].fn & ~a->hidden)) {
+				print_xcols(a, agg_cols[f].fn, NULL, &sep);
+				continue;
+			}
+{{/if}}
+{{#if !COLS}}
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
+{{/if}}
 			snprintf(h, sizeof(h), "%s%s", agg_cols[f].heading, per_second(agg_cols[f].fn) ? "/s" : "");
 			printf("%s%10s", sep, h);
 			sep = " ";
+{{#if COLS}}
+			print_xcols(a, agg_cols[f].fn, NULL, &sep);
+{{/if}}
 		}
 		for (k = 0; k < a->nr_keys; k++) {
 			bool last = k == a->nr_keys - 1;
@@ -694,6 +846,27 @@ static void print_agg(const struct agg *a, bool reset)
 			continue;
 		}
 {{/if}}
+{{#if COLS}}
+		const char *sep = "";
+
+		for (size_t f = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
+			if (!(a->fns & agg_cols[f].fn & ~a->hidden)) {
+				print_xcols(a, agg_cols[f].fn, val, &sep);
+				continue;
+			}
+			if (env.json)
+				printf(",\"%s%s\":", agg_cols[f].json, per_second(agg_cols[f].fn) ? "_per_s" : "");
+			else
+				printf("%s", sep);
+			sep = " ";
+			if (per_second(agg_cols[f].fn))
+				printf(env.json ? "%.2f" : "%10.1f", fn_value(a, val, agg_cols[f].fn) / env.period);
+			else
+				print_fn(a, val, agg_cols[f].fn);
+			print_xcols(a, agg_cols[f].fn, val, &sep);
+		}
+{{/if}}
+{{#if !COLS}}
 		for (size_t f = 0, cols = 0; f < sizeof(agg_cols) / sizeof(agg_cols[0]); f++) {
 			if (!(a->fns & agg_cols[f].fn))
 				continue;
@@ -706,6 +879,7 @@ static void print_agg(const struct agg *a, bool reset)
 			else
 				print_fn(a, val, agg_cols[f].fn);
 		}
+{{/if}}
 		if (env.json) {
 			printf("}\n");
 			continue;

@@ -37,6 +37,17 @@ static int cmp_key_bytes(const void *x, const void *y)
 	return memcmp(x, y, metric_key_size);
 }
 
+{{#if COLS}}
+/* a member a named max_at column keeps: a value, not a count */
+static bool xcol_at(const struct agg *a, unsigned int off)
+{
+	for (int i = 0; i < a->nr_xcols; i++)
+		if (a->xcols[i].kind == XCOL_AT && a->xcols[i].off == off)
+			return true;
+	return false;
+}
+
+{{/if}}
 /*
  * -i with --metrics: the maps keep counting (a scrape reads them), so the
  * terminal shows each row less what it showed last time: counts, sums and
@@ -70,6 +81,10 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 					continue;
 				if (a->fns & AGG_MAX_AT && off == a->off_max_at)
 					continue;
+{{#if COLS}}
+				if (xcol_at(a, off))
+					continue;	/* a value of the event that set max, as max */
+{{/if}}
 				v -= o;
 				memcpy(val + off, &v, 8);
 			}
@@ -100,6 +115,9 @@ struct metric_fam {
 	const char *type;
 	const char *name;
 	const char *help;
+{{#if COLS}}
+	int xcol;			/* a named column's (its index + 1), 0: the function's */
+{{/if}}
 };
 
 struct metric_table {
@@ -320,7 +338,7 @@ static int cmp_series_weight(const void *x, const void *y)
 	return strcmp(s->labels, t->labels);
 }
 
-/* two rows of one series: counts, sums and slots added, min and max kept, max_at with its max */
+/* two rows of one series: counts, sums and slots added, min and max kept, max_at's values with their max */
 static void merge_val(const struct agg *a, char *dst, const char *src)
 {
 	__u64 dm = val_u64(dst, a->off_max), sm = val_u64(src, a->off_max);
@@ -333,6 +351,11 @@ static void merge_val(const struct agg *a, char *dst, const char *src)
 		if (a->fns & AGG_MAX_AT && off == a->off_max_at) {
 			if (src_max)
 				d = s;
+{{#if COLS}}
+		} else if (xcol_at(a, off)) {	/* a named max_at value: with its max too */
+			if (src_max)
+				d = s;
+{{/if}}
 		} else if (a->fns & AGG_MIN && off == a->off_min) {
 			sgn = a->is_signed & AGG_MIN;
 			if (sgn ? (__s64)s < (__s64)d : s < d)
@@ -525,6 +548,20 @@ static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_tab
 		  (unsigned long long)total);
 }
 
+{{#if COLS}}
+/* a named column: counts and values as integers, sums in the table's unit, derived ones as they show */
+static void mb_xcol(struct mbuf *b, const struct agg *a, const struct metric_table *t, const struct xcol *x,
+		    const char *val)
+{
+	if (x->kind == XCOL_DERIVED || (x->kind == XCOL_SUM && t->scale != 1))
+		mb_printf(b, "%.15g\n", xcol_value(a, x, val) * (x->kind == XCOL_SUM ? t->scale : 1));
+	else if (x->is_signed)
+		mb_printf(b, "%lld\n", (long long)val_u64(val, x->off));
+	else
+		mb_printf(b, "%llu\n", (unsigned long long)val_u64(val, x->off));
+}
+
+{{/if}}
 static void mb_value(struct mbuf *b, const struct agg *a, const struct metric_table *t, unsigned int fn,
 		     const char *val)
 {
@@ -649,6 +686,12 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 				continue;
 			}
 			mb_printf(b, "%s%s%s%s ", fm->name, *labels ? "{" : "", labels, *labels ? "}" : "");
+{{#if COLS}}
+			if (fm->xcol) {
+				mb_xcol(b, a, t, &a->xcols[fm->xcol - 1], val);
+				continue;
+			}
+{{/if}}
 			mb_value(b, a, t, fm->fn, val);
 		}
 	}

@@ -53,10 +53,11 @@ for name, (c, e) in st.items():
     if name == "execve":	# its entry is strace's, which -c leaves out
         continue
     r = calls.get(name)
-    if not r or r["count"] != c or errs.get(name, 0) != e:
-        print(name, "strace", c, e, "tool", r and r["count"], errs.get(name, 0)); bad += 1
+    # the errors beside the calls, and by errno in the table beside them
+    if not r or r["calls"] != c or r["errors"] != e or errs.get(name, 0) != e:
+        print(name, "strace", c, e, "tool", r and r["calls"], r and r["errors"], errs.get(name, 0)); bad += 1
         continue
-    if not (r["min"] <= r["avg"] <= r["max"]) or r["sum"] < r["max"]:
+    if not (r["min"] <= r["avg"] <= r["max"]) or r["total"] < r["max"]:
         print(name, "min/avg/max/sum disagree", r); bad += 1
 for name, c, e in (("openat", n, n), ("close", (n + 1) // 2, (n + 1) // 2), ("getppid", n, 0)):
     if st.get(name, (0, 0))[0] < c or errs.get(name, 0) < e:

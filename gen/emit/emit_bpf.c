@@ -214,6 +214,20 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 	}
 }
 
+/* The values max_at's named columns keep beside max: set with it, by the event that raised it. */
+static void emit_at_values(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+
+		if (c->kind != PCOL_AT || !c->cname)
+			continue;
+		sb_printf(sb, "\n\t\t\t\tval->%s = ", c->cname);
+		emit_value(sb, pr, &pr->vals[c->val]);
+		sb_putc(sb, ';');
+	}
+}
+
 /*
  * A function's update of its member (model/aggfns.h), each line indented
  * into the handler: $v the value, $t its type, $n, $lo, $step an lhist's.
@@ -229,6 +243,8 @@ static void emit_agg_update(struct strbuf *sb, const struct pprobe *pr, const st
 		bol = *c == '\n';
 		if (*c != '$')
 			sb_putc(sb, *c);
+		else if (!strncmp(c, "$a", 2))
+			emit_at_values(sb, pr, a), c += 1;
 		else if (!strncmp(c, "$v", 2) && v)
 			emit_value(sb, pr, v), c += 1;
 		else if (!strncmp(c, "$mt", 3) && a->val[AGG_MAX_BIT] >= 0)
@@ -259,6 +275,42 @@ static void emit_hist_value(struct strbuf *sb, const struct pprobe *pr, const st
 	sb_puts(sb, ";\n");
 }
 
+/* The pointer an entry reads its record through: ctx, or args of a raw tracepoint's (emit_raw_locals()). */
+static const char *record_ptr(const struct pprobe *pr)
+{
+	for (int i = 0; pr->attach != ATTACH_TRACEPOINT && i < pr->nr_vals; i++)
+		if (pr->vals[i].src == PV_RAW && !pr->vals[i].curtask)
+			return "args";
+	return "ctx";
+}
+
+/* An aggregate whose updates read values (of the record, maybe): not only counts of true. */
+static bool agg_reads(const struct pagg *a)
+{
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f)) && a->val[f] >= 0)
+			return true;
+	for (int j = 0; j < a->nr_cols; j++)
+		if (a->cols[j].cname && a->cols[j].val >= 0)
+			return true;
+	return false;
+}
+
+/*
+ * After a branch (the lookup's, min's and max's), a read of a raw
+ * tracepoint's arguments starts from their pointer again: clang may compute
+ * an argument's address before the branch and load through it after, which
+ * the verifier refuses ("dereference of modified ctx ptr"). A tracepoint's
+ * record is read through __tpgen_ctx(), the same barrier at every read.
+ */
+static void emit_record_barrier(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
+{
+	const char *rec = record_ptr(pr);
+
+	if (pr->uses_ctx && agg_reads(a) && !strcmp(rec, "args"))
+		sb_printf(sb, "\t\tbarrier_var(%s);\n", rec);
+}
+
 static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const struct pagg *a)
 {
 	unsigned int done = 0;
@@ -270,6 +322,32 @@ static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const s
 	for (int f = 0; f < AGG_NR_FNS; f++)
 		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
 			emit_agg_update(sb, pr, a, f);
+	if (a->fns & (AGG_MIN | AGG_MAX))
+		emit_record_barrier(sb, pr, a);
+	/* named counts (of a condition) and sums */
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+		const char *op = a->subtract ? "sub" : "add";
+
+		if (!c->cname || c->kind == PCOL_AT)
+			continue;
+		if (c->kind == PCOL_COUNT && c->val >= 0) {
+			/*
+			 * 1 or 0, without a branch: an 'if' on a tracepoint's field
+			 * lets clang keep the field's address in a register for the
+			 * next read, and the verifier refuses a modified ctx pointer
+			 */
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, (", op, c->cname);
+			emit_value(sb, pr, &pr->vals[c->val]);
+			sb_puts(sb, ") ? 1 : 0);\n");
+		} else if (c->kind == PCOL_COUNT) {
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, 1);\n", op, c->cname);
+		} else {
+			sb_printf(sb, "\t\t__sync_fetch_and_%s(&val->%s, ", op, c->cname);
+			emit_value(sb, pr, &pr->vals[c->val]);
+			sb_puts(sb, ");\n");
+		}
+	}
 }
 
 static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
@@ -303,6 +381,7 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 			  leave);
+		emit_record_barrier(sb, pr, a);
 		emit_agg_updates(sb, pr, a);
 		sb_puts(sb, "\t}\n");
 	}

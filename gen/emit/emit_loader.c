@@ -458,6 +458,132 @@ void emit_agg_merge(struct strbuf *sb)
 	sb_puts(sb, "}");
 }
 
+/* "AGG_MAX_AT" */
+static void agg_const(struct strbuf *sb, unsigned int bit)
+{
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if (bit == 1u << f) {
+			sb_puts(sb, "AGG_");
+			upper_into(sb, agg_fns[f].name);
+			return;
+		}
+	sb_putc(sb, '0');
+}
+
+/* a derived column's expression in doubles: the row's columns, divisions by 0 give 0 */
+static void derive_expr(struct strbuf *sb, const struct expr *e)
+{
+	switch (e->op) {
+	case EX_NUM:
+		sb_puts(sb, e->text);
+		break;
+	case EX_REF:
+		if (e->ref >= 0) {
+			sb_printf(sb, "xcol_value(a, &a->xcols[%d], val)", e->ref);
+		} else {
+			sb_puts(sb, "fn_value(a, val, ");
+			agg_const(sb, 1u << (-1 - e->ref));
+			sb_putc(sb, ')');
+		}
+		break;
+	case EX_NEG:
+	case EX_POS:
+		sb_puts(sb, e->op == EX_NEG ? "-(" : "+(");
+		derive_expr(sb, e->a);
+		sb_putc(sb, ')');
+		break;
+	case EX_DIV:
+		sb_puts(sb, "derive_div(");
+		derive_expr(sb, e->a);
+		sb_puts(sb, ", ");
+		derive_expr(sb, e->b);
+		sb_putc(sb, ')');
+		break;
+	default:	/* + - * (model/actions.c allows no more) */
+		sb_putc(sb, '(');
+		derive_expr(sb, e->a);
+		sb_printf(sb, " %s ", e->op == EX_ADD ? "+" : e->op == EX_SUB ? "-" : "*");
+		derive_expr(sb, e->b);
+		sb_putc(sb, ')');
+		break;
+	}
+}
+
+/* The loader's function of each derived column: its prototype (before aggs[]), its body (after fn_value()). */
+void emit_derived(struct strbuf *decls, struct strbuf *defs, const struct prog *p)
+{
+	for (int i = 0; i < p->nr_probes; i++) {
+		const struct pprobe *pr = &p->probes[i];
+
+		for (int k = 0; k < pr->nr_aggs; k++) {
+			const struct pagg *a = &pr->aggs[k];
+
+			if (a->feeder)
+				continue;
+			for (int j = 0; j < a->nr_cols; j++) {
+				const struct pcol *c = &a->cols[j];
+
+				if (c->kind != PCOL_DERIVED)
+					continue;
+				sb_printf(decls, "%sstatic double %s(const struct agg *a, const char *val);",
+					  decls->len ? "\n" : "", c->derive_fn);
+				sb_printf(defs, "%s/* ", defs->len ? "\n\n" : "");
+				c_comment_text(defs, a->title);
+				sb_printf(defs, ": %s = ", c->name);
+				c_comment_text(defs, c->sc->val.s);
+				sb_printf(defs, " */\nstatic double %s(const struct agg *a, const char *val)\n{\n"
+					  "\treturn ", c->derive_fn);
+				derive_expr(defs, c->expr);
+				sb_puts(defs, ";\n}");
+			}
+		}
+	}
+}
+
+/* An aggregation's named and derived columns (struct xcol), and what sorts it. */
+static void emit_xcols(struct strbuf *sb, const struct pagg *a)
+{
+	unsigned int hidden = 0;
+
+	if (!a->nr_cols)
+		return;
+	sb_puts(sb, "\t\t.xcols = (const struct xcol[]){\n");
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+		static const char *const kinds[] = {
+			[PCOL_COUNT] = "XCOL_COUNT", [PCOL_SUM] = "XCOL_SUM", [PCOL_AT] = "XCOL_AT",
+			[PCOL_DERIVED] = "XCOL_DERIVED",
+		};
+
+		hidden |= c->fn;
+		sb_puts(sb, "\t\t\t{ \"");
+		upper_into(sb, c->name);
+		sb_printf(sb, "\", \"%s\", ", c->name);
+		agg_const(sb, c->after);
+		sb_puts(sb, ", ");
+		agg_const(sb, c->fn);
+		sb_printf(sb, ", %s", kinds[c->kind]);
+		if (c->kind == PCOL_DERIVED) {
+			sb_printf(sb, ", .derive = %s, .decimals = %d", c->derive_fn, c->sc->decimals);
+			if (c->sc->percent)
+				sb_puts(sb, ", .percent = true");
+		} else {
+			const char *m = c->cname ? c->cname : c->fn == AGG_COUNT ? "count" :
+					c->fn == AGG_SUM ? "sum" : "max_at";
+
+			sb_printf(sb, ", .off = offsetof(struct %s, %s)", a->val_struct, m);
+			if (c->is_signed || (c->fn && (a->is_signed & c->fn)))
+				sb_puts(sb, ", .is_signed = true");
+		}
+		sb_puts(sb, " },\n");
+	}
+	sb_printf(sb, "\t\t},\n\t\t.nr_xcols = %d,\n", a->nr_cols);
+	if (hidden)
+		sb_printf(sb, "\t\t.hidden = %#x,\n", hidden);
+	if (a->sort_col)
+		sb_printf(sb, "\t\t.sort_xcol = %d,\n", a->sort_col);
+}
+
 /* The loader's description of each aggregation: print_agg() reads it. */
 void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog *p)
 {
@@ -524,6 +650,7 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n", a->sort, a->top);
 			if (a->running)
 				sb_puts(sb, "\t\t.running = true,\n");
+			emit_xcols(sb, a);
 			sb_puts(sb, "\t},\n");
 			if (a->global)
 				sb_printf(setup, "aggs[%d].mem = &skel->bss->%s;\n", n, a->map);

@@ -182,6 +182,9 @@ static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struc
 			break;
 		}
 	}
+	for (int j = 0; j < a->nr_cols; j++)
+		if (a->cols[j].cname)
+			sb_printf(sb, "\t%s %s;\n", a->cols[j].is_signed ? "__s64" : "__u64", a->cols[j].cname);
 	sb_puts(sb, "};\n");
 }
 

@@ -100,7 +100,8 @@ static char *table_base(const char *tool, const char *map)
 
 /* one family of a table: what it exports, of which type, under which name */
 struct fam {
-	unsigned int fn;	/* AGG_* bit */
+	unsigned int fn;	/* AGG_* bit, 0: a named column's */
+	int col;		/* the named column + 1 (struct pcol), 0: a function's */
 	const char *fn_name;
 	const char *type;
 	char *name;
@@ -140,6 +141,34 @@ static int table_fams(const struct pagg *a, const char *base, const struct metri
 		} else {
 			fm->type = "gauge";
 			fm->name = xasprintf("%s_%s%s", base, agg_fns[f].name, suffix);
+		}
+		fm->col = 0;
+		n++;
+	}
+	/*
+	 * Named columns: counts and sums as the functions', named after the
+	 * column; a value max_at keeps and a derived column, gauges of the
+	 * value as the loader shows it (no unit: a pid, a ratio). A
+	 * function's own column under a name is that function's family.
+	 */
+	for (int j = 0; j < a->nr_cols; j++) {
+		const struct pcol *c = &a->cols[j];
+		struct fam *fm = &fams[n];
+
+		if (c->fn)
+			continue;
+		fm->fn = 0;
+		fm->col = j + 1;
+		fm->fn_name = c->name;
+		if (c->kind == PCOL_COUNT && !c->is_signed) {
+			fm->type = "counter";
+			fm->name = xasprintf("%s_%s_total", base, c->name);
+		} else if (c->kind == PCOL_SUM && !c->is_signed) {
+			fm->type = "counter";
+			fm->name = xasprintf("%s_%s%s_total", base, c->name, suffix);
+		} else {
+			fm->type = "gauge";
+			fm->name = xasprintf("%s_%s%s", base, c->name, c->kind == PCOL_SUM ? suffix : "");
 		}
 		n++;
 	}
@@ -240,7 +269,7 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 		for (int k = 0; k < pr->nr_aggs; k++) {
 			const struct pagg *a = &pr->aggs[k];
 			const struct metric_unit *u = unit_of(a->unit);
-			struct fam fams[AGG_NR_FNS];
+			struct fam fams[AGG_NR_FNS + SPEC_MAX_ITEMS + 1];
 			char *base = table_base(p->tool, a->map), *names[4], *plain = xstrdup(base);
 			int nf, m;
 
@@ -283,6 +312,22 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 				sb_init(&help);
 				help_text(&help, a->title);
 				sb_printf(&help, ": %s", fams[f].fn_name);
+				if (fams[f].col) {
+					const struct pcol *c = &a->cols[fams[f].col - 1];
+
+					sb_puts(&help, c->kind == PCOL_COUNT ? " per key" :
+						       c->kind == PCOL_SUM ? " of its value per key" :
+						       c->kind == PCOL_AT ? " when max was set, per key" :
+						       ", derived from the row, per key");
+					if (c->kind == PCOL_SUM && u)
+						sb_printf(&help, ", in %s (from %s)", u->suffix + 1, u->unit);
+					sb_printf(sb, "\t\t\t{ 0, \"%s\", \"%s\", ", fams[f].type, fams[f].name);
+					c_string(sb, help.buf);
+					sb_printf(sb, ", %d },\n", fams[f].col);
+					sb_clear(&help);
+					free(fams[f].name);
+					continue;
+				}
 				if (fams[f].fn == AGG_HIST || fams[f].fn == AGG_LHIST || fams[f].fn == AGG_COUNT)
 					sb_puts(&help, " per key");
 				else
@@ -298,7 +343,7 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 					sb_putc(sb, *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);	/* max_at */
 				sb_printf(sb, ", \"%s\", \"%s\", ", fams[f].type, fams[f].name);
 				c_string(sb, help.buf);
-				sb_puts(sb, " },\n");
+				sb_puts(sb, p->any_cols ? ", 0 },\n" : " },\n");
 				sb_clear(&help);
 				free(fams[f].name);
 			}

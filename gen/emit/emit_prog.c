@@ -158,7 +158,8 @@ enum part {
 	PART_AGG_OFFSETS, PART_AGG_COLUMNS, PART_LAYOUT, PART_SHOWS, PART_SHOW_KINDS, PART_SHOW_NAMES,
 	PART_PARAM_GLOBALS, PART_PARAM_FIELDS, PART_PARAM_DEFAULTS, PART_PARAM_OPTS, PART_PARAM_CASES,
 	PART_PARAM_ARGS, PART_PARAM_SET,
-	PART_METRICS, PART_METRIC_EVENTS, PART_METRICS_DOC, PART_AGG_MERGE, NR_PARTS
+	PART_METRICS, PART_METRIC_EVENTS, PART_METRICS_DOC, PART_AGG_MERGE, PART_DERIVE_DECLS, PART_DERIVE,
+	NR_PARTS
 };
 
 static const char *text(const struct strbuf *sb)
@@ -187,6 +188,8 @@ static void emit_parts(struct strbuf *part, const struct prog *p)
 	}
 	if (keys_merge(p))
 		emit_agg_merge(&part[PART_AGG_MERGE]);
+	if (p->any_derived)
+		emit_derived(&part[PART_DERIVE_DECLS], &part[PART_DERIVE], p);
 	if (p->any_ctx)
 		emit_layout(&part[PART_LAYOUT], p);
 	emit_shows(&part[PART_SHOWS], p);
@@ -267,6 +270,10 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "AGG_OFFSETS", text(&part[PART_AGG_OFFSETS]) },
 		{ "AGG_COLUMNS", text(&part[PART_AGG_COLUMNS]) },
 		{ "AGG_MERGE", text(&part[PART_AGG_MERGE]) },
+		{ "COLS", p->any_cols ? "1" : "" },	/* tables with named or derived columns */
+		{ "DERIVED", p->any_derived ? "1" : "" },
+		{ "AGG_DERIVE_DECLS", text(&part[PART_DERIVE_DECLS]) },
+		{ "AGG_DERIVE", text(&part[PART_DERIVE]) },
 		{ "STACK_MERGE", keys_merge(p) ? "1" : "" },	/* kstack(N) keys: rows merged */
 		{ "JSON_STR", needs_json_str(p, show_bytes, show_name) ? "1" : "" },
 		{ "TEXT_STR", emit_needs_text(p) ? "1" : "" },	/* text_str(): strings escaped for a terminal */

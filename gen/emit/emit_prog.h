@@ -41,6 +41,7 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 /* The loader's enum, offsets and columns of the functions of model/aggfns.h. */
 void emit_agg_fns(struct strbuf *decl, struct strbuf *offsets, struct strbuf *cols);
 void emit_agg_merge(struct strbuf *sb);
+void emit_derived(struct strbuf *decls, struct strbuf *defs, const struct prog *p);
 void emit_summary(struct strbuf *sb, const struct prog *p);
 void emit_layout(struct strbuf *sb, const struct prog *p);
 void emit_probes_table(struct strbuf *sb, struct strbuf *what, const struct prog *p);

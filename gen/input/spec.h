@@ -89,6 +89,25 @@ struct spec_join {
 	struct spec_loc optional_loc;
 };
 
+/*
+ * A named column of a table: 'count:', 'sum:' and 'max_at:' given as a
+ * mapping of names to values, and 'derive:', computed from the row.
+ */
+enum spec_col_kind {
+	SPEC_COL_COUNT,		/* val: its condition, or none (true) */
+	SPEC_COL_SUM,
+	SPEC_COL_AT,		/* a value of the event that set max */
+	SPEC_COL_DERIVED,	/* val: of the row's columns, computed by the loader */
+};
+
+struct spec_col {
+	struct spec_str name;
+	struct spec_str val;
+	enum spec_col_kind kind;
+	int decimals;		/* derived: digits after the point */
+	bool percent;		/* derived: shown with a '%' */
+};
+
 /* aggregate: a table or a histogram per key, kept in the kernel */
 struct spec_agg {
 	struct spec_str name;	/* the title; default from the event and the functions */
@@ -100,6 +119,8 @@ struct spec_agg {
 	struct spec_str sort;	/* a function of a column, or key (default: the first function) */
 	int top;		/* 0: every row */
 	bool subtract;		/* take away what an entry of the same table added (count -1, sum -v) */
+	struct spec_col *cols;	/* named columns, in the order written */
+	int nr_cols;
 	struct spec_loc loc;
 	bool legacy;		/* from 'count:' or 'hist:' */
 };

@@ -353,6 +353,145 @@ static void fn_list(char *buf, size_t size, unsigned int mask, const char *last,
 		snprintf(buf + len, size - len, "%s%s", conj, last);
 }
 
+static struct spec_col *new_col(struct spec_agg *a, enum spec_col_kind kind)
+{
+	struct spec_col *c;
+
+	a->cols = xrealloc(a->cols, (a->nr_cols + 1) * sizeof(*a->cols));
+	c = &a->cols[a->nr_cols++];
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	c->decimals = 2;
+	return c;
+}
+
+/*
+ * A column's name: a C identifier, not a function's (but 'own''s, which it
+ * may be the column of) nor 'key' (sort), not taken by another column.
+ */
+static int col_name(struct loader *ld, struct spec_agg *a, struct spec_col *c, yaml_node_t *node, int own)
+{
+	int err = get_str(ld, node, "a column name", &c->name);
+
+	if (!err)
+		err = check_ident(ld, &c->name, "column name", 32);
+	if (err)
+		return err;
+	for (int i = 0; i < AGG_NR_FNS; i++)
+		if (!strcmp(c->name.s, fns[i].name) && i != own)
+			return node_error(ld, node, "column '%s' has the name of a function: choose another",
+					  c->name.s);
+	if (!strcmp(c->name.s, "key"))
+		return node_error(ld, node, "column name 'key' is reserved ('sort: key' sorts by the keys)");
+	for (struct spec_col *o = a->cols; o < c; o++)
+		if (!strcmp(o->name.s, c->name.s))
+			return node_error(ld, node, "duplicate column name '%s' (first at line %d)", c->name.s,
+					  o->name.loc.line);
+	if (a->nr_cols > SPEC_MAX_ITEMS)
+		return node_error(ld, node, "the aggregate has more than %d columns", SPEC_MAX_ITEMS);
+	return 0;
+}
+
+/*
+ * 'count:', 'sum:' or 'max_at:' as a mapping of column names to values
+ * (a count's: true, or the condition it counts under). The first count of
+ * true, the first sum and the first max_at are the function's own column
+ * (what avg and stddev divide and add, what max_at's max keeps), shown
+ * under its name; the others are columns beside it.
+ */
+static int get_named(struct loader *ld, yaml_node_t *node, struct spec_agg *a, int fn)
+{
+	enum spec_col_kind kind = fn == AGG_COUNT_BIT ? SPEC_COL_COUNT : fn == AGG_SUM_BIT ? SPEC_COL_SUM :
+				  SPEC_COL_AT;
+	yaml_node_pair_t *p;
+	int err;
+
+	if (!node->data.mapping.pairs.top || node->data.mapping.pairs.top == node->data.mapping.pairs.start)
+		return node_error(ld, node, "'%s' names no column", fns[fn].name);
+	for (p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+		yaml_node_t *v = yaml_node(ld, p->value);
+		struct spec_col *c = new_col(a, kind);
+		bool always;
+
+		err = col_name(ld, a, c, yaml_node(ld, p->key), fn);
+		if (!err)
+			err = get_str(ld, v, fns[fn].name, &c->val);
+		if (err)
+			return err;
+		if (!*c->val.s)
+			return node_error(ld, v, "empty value of column '%s'", c->name.s);
+		always = kind == SPEC_COL_COUNT && (!strcmp(c->val.s, "true") || !strcmp(c->val.s, "yes") ||
+						    !strcmp(c->val.s, "on"));
+		if (kind == SPEC_COL_COUNT && (!strcmp(c->val.s, "false") || !strcmp(c->val.s, "no") ||
+					       !strcmp(c->val.s, "off")))
+			return node_error(ld, v, "column '%s' would count nothing: give it true, or the "
+					  "condition it counts under ('ret < 0')", c->name.s);
+		if (always && !(a->fns & AGG_COUNT)) {
+			a->fns |= AGG_COUNT;
+		} else if (kind != SPEC_COL_COUNT && !(a->fns & (1u << fn))) {
+			a->fns |= 1u << fn;
+			a->val[fn].s = xstrdup(c->val.s);
+			a->val[fn].loc = c->val.loc;
+		} else if (!strcmp(c->name.s, fns[fn].name)) {
+			return node_error(ld, yaml_node(ld, p->key), "column '%s' has the name of a function, and "
+					  "only its own column (the first %s) may: choose another", c->name.s,
+					  kind == SPEC_COL_COUNT ? "count of true" : fns[fn].name);
+		}
+		if (always) {
+			free(c->val.s);
+			c->val.s = NULL;
+		}
+	}
+	return 0;
+}
+
+/* derive: { name: EXPR, name: { value: EXPR, decimals: N, percent: true } } */
+static int get_derived(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
+{
+	static const char *const keys[] = { "value", "decimals", "percent" };
+	yaml_node_pair_t *p, *q;
+	const char *key;
+	yaml_node_t *val;
+	long long n;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE || node->data.mapping.pairs.top == node->data.mapping.pairs.start)
+		return node_error(ld, node, "'derive' is a mapping of column names to expressions of the row's "
+				  "columns ({ frag: 100 * (alloc - req) / alloc })");
+	for (p = node->data.mapping.pairs.start; p < node->data.mapping.pairs.top; p++) {
+		yaml_node_t *v = yaml_node(ld, p->value);
+		struct spec_col *c = new_col(a, SPEC_COL_DERIVED);
+
+		err = col_name(ld, a, c, yaml_node(ld, p->key), -1);
+		if (err)
+			return err;
+		if (v->type != YAML_MAPPING_NODE) {
+			err = get_str(ld, v, "a derived column", &c->val);
+		} else {
+			err = check_keys(ld, v, "a derived column", keys, ARRAY_SIZE(keys));
+			for_each_pair(ld, v, key, val, q) {
+				if (err)
+					return err;
+				if (!strcmp(key, "value")) {
+					err = get_str(ld, val, "value", &c->val);
+				} else if (!strcmp(key, "decimals")) {
+					err = get_int(ld, val, "decimals", 0, 9, &n);
+					c->decimals = n;
+				} else {
+					err = get_bool(ld, val, "percent", &c->percent);
+				}
+			}
+			if (!err && !c->val.s)
+				return node_error(ld, v, "derived column '%s' needs a value", c->name.s);
+		}
+		if (err)
+			return err;
+		if (!*c->val.s)
+			return node_error(ld, v, "empty value of column '%s'", c->name.s);
+	}
+	return 0;
+}
+
 static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 {
 	static const char *const keys[] = {
@@ -360,7 +499,7 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 #define X(id, nm, ...)	nm,
 		AGG_FNS(X)
 #undef X
-		"unit", "sort", "top", "subtract",
+		"derive", "unit", "sort", "top", "subtract",
 	};
 	unsigned int all = (1u << AGG_NR_FNS) - 1, columns = 0;
 	char list[256];
@@ -384,7 +523,10 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		for (i = 0; i < AGG_NR_FNS; i++)
 			if (!strcmp(key, fns[i].name))
 				break;
-		if (i < AGG_NR_FNS) {
+		if (i < AGG_NR_FNS && val->type == YAML_MAPPING_NODE &&
+		    (i == AGG_COUNT_BIT || i == AGG_SUM_BIT || i == AGG_MAX_AT_BIT)) {
+			err = get_named(ld, val, a, i);
+		} else if (i < AGG_NR_FNS) {
 			switch (fns[i].arg) {
 			case AGG_ARG_BOOL:
 				err = get_bool(ld, val, fns[i].name, &count);
@@ -410,6 +552,8 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_str(ld, val, "sort", &a->sort);
 		else if (!strcmp(key, "subtract"))
 			err = get_bool(ld, val, "subtract", &a->subtract);
+		else if (!strcmp(key, "derive"))
+			err = get_derived(ld, val, a);
 		else {
 			err = get_int(ld, val, "top", 1, 1000000, &top);
 			a->top = top;
@@ -417,7 +561,9 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		if (err)
 			return err;
 	}
-	if (!a->fns) {
+	for (i = 0, count = false; i < a->nr_cols; i++)
+		count |= a->cols[i].kind == SPEC_COL_COUNT;	/* of a condition: a column of its own */
+	if (!a->fns && !count) {
 		fn_list(list, sizeof(list), all, NULL, " or ");
 		return node_error(ld, node, "the aggregate computes nothing: give it %s", list);
 	}
@@ -425,6 +571,9 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 		fn_list(list, sizeof(list), columns, NULL, " and ");
 		return node_error(ld, node, "a histogram is an aggregate of its own: %s go in another", list);
 	}
+	if ((a->fns & (AGG_HIST | AGG_LHIST)) && a->nr_cols)
+		return node_error(ld, node, "a histogram is an aggregate of its own: named and derived columns "
+				  "go in another");
 	if ((a->fns & AGG_HIST) && (a->fns & AGG_LHIST))
 		return node_error(ld, node, "hist and lhist go in two aggregates");
 	if ((a->fns & AGG_MAX_AT) && !(a->fns & AGG_MAX))
@@ -436,6 +585,9 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 	if (a->subtract && !a->name.s)
 		return node_error(ld, node, "subtract takes away from the table another entry adds to: give "
 				  "both the same 'name'");
+	for (i = 0; a->sort.s && i < a->nr_cols; i++)
+		if (!strcmp(a->sort.s, a->cols[i].name.s))
+			return 0;
 	if (a->sort.s && strcmp(a->sort.s, "key")) {
 		for (i = 0; i < AGG_NR_FNS; i++)
 			if (fns[i].column && !strcmp(a->sort.s, fns[i].name))
@@ -514,6 +666,11 @@ void spec_probe_clear(struct spec_probe *pr)
 			free(a->val[f].s);
 		free(a->unit.s);
 		free(a->sort.s);
+		for (int c = 0; c < a->nr_cols; c++) {
+			free(a->cols[c].name.s);
+			free(a->cols[c].val.s);
+		}
+		free(a->cols);
 	}
 	free(pr->aggs);
 	free(pr->key.s);

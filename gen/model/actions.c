@@ -752,6 +752,157 @@ static char *agg_title(const struct pprobe *pr, const struct pagg *a, const stru
 	return sb_steal(&sb);
 }
 
+/* The row's column called 'name': a named one (its index), a function's (-1 - its bit), or -ENOENT. */
+static int col_find(const struct pagg *a, const char *name)
+{
+	unsigned int named = 0;
+
+	for (int j = 0; j < a->nr_cols; j++) {
+		named |= a->cols[j].fn;
+		if (!strcmp(a->cols[j].name, name))
+			return j;
+	}
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f) & ~named) && agg_fns[f].heading && !strcmp(agg_fns[f].name, name))
+			return -1 - f;
+	return -ENOENT;
+}
+
+/* "count, sum, frag": the row's columns, for an error */
+static void col_names(struct strbuf *sb, const struct pagg *a)
+{
+	unsigned int named = 0;
+	const char *sep = "";
+
+	for (int j = 0; j < a->nr_cols; j++)
+		named |= a->cols[j].fn;
+	for (int f = 0; f < AGG_NR_FNS; f++)
+		if ((a->fns & (1u << f) & ~named) && agg_fns[f].heading) {
+			sb_printf(sb, "%s%s", sep, agg_fns[f].name);
+			sep = ", ";
+		}
+	for (int j = 0; j < a->nr_cols; j++) {
+		sb_printf(sb, "%s%s", sep, a->cols[j].name);
+		sep = ", ";
+	}
+}
+
+/*
+ * A derived column's expression: + - * / ( ) of numbers and the row's
+ * columns, the functions' and the named ones before it.
+ */
+static int derive_check(struct resolver *r, struct pagg *a, int self, struct expr *e)
+{
+	const struct spec_col *sc = a->cols[self].sc;
+	const struct spec *spec = r->p->spec;
+	int j, err;
+
+	switch (e->op) {
+	case EX_NUM:
+		return 0;
+	case EX_NEG:
+	case EX_POS:
+		return derive_check(r, a, self, e->a);
+	case EX_ADD:
+	case EX_SUB:
+	case EX_MUL:
+	case EX_DIV:
+		err = derive_check(r, a, self, e->a);
+		return err ? err : derive_check(r, a, self, e->b);
+	case EX_REF:
+		j = col_find(a, e->text);
+		if (j == self) {
+			spec_error(spec, &sc->val.loc, e->off, "derived column '%s' refers to itself", sc->name.s);
+			return -EINVAL;
+		}
+		if (j > self && a->cols[j].kind == PCOL_DERIVED) {
+			spec_error(spec, &sc->val.loc, e->off, "'%s' is a derived column written after '%s': a "
+				   "derived column uses those before it", e->text, sc->name.s);
+			return -EINVAL;
+		}
+		if (j == -ENOENT) {
+			struct strbuf sb;
+
+			sb_init(&sb);
+			col_names(&sb, a);
+			spec_error(spec, &sc->val.loc, e->off, "unknown column '%s' in derived column '%s' (the "
+				   "row's columns: %s)", e->text, sc->name.s, sb.buf);
+			sb_clear(&sb);
+			return -EINVAL;
+		}
+		e->ref = j;
+		return 0;
+	default:
+		spec_error(spec, &sc->val.loc, e->off, "a derived column is made of + - * / ( ), numbers and "
+			   "the row's columns; '%s' is none of these", e->text ? e->text : expr_op_text(e->op));
+		return -EINVAL;
+	}
+}
+
+/* The named and derived columns of an aggregate (struct spec_col), after its functions' values. */
+static int agg_cols(struct resolver *r, struct pagg *a)
+{
+	const struct spec_agg *sa = a->sa;
+	struct pprobe *pr = r->pr;
+	unsigned int named = 0;
+	int err;
+
+	a->cols = xcalloc(sa->nr_cols ? sa->nr_cols : 1, sizeof(*a->cols));
+	for (int i = 0; i < sa->nr_cols; i++) {
+		const struct spec_col *sc = &sa->cols[i];
+		struct pcol *c = &a->cols[a->nr_cols++];
+		static const unsigned int own[] = {
+			[PCOL_COUNT] = AGG_COUNT, [PCOL_SUM] = AGG_SUM, [PCOL_AT] = AGG_MAX_AT, [PCOL_DERIVED] = 0,
+		};
+
+		c->sc = sc;
+		c->name = sc->name.s;
+		c->kind = (enum pcol_kind)sc->kind;
+		c->val = -1;
+		c->after = c->kind == PCOL_DERIVED ? AGG_MAX_AT : own[c->kind];
+		for (int k = 0; k < a->keys.nr; k++)
+			if (!a->keys.v[k].hidden && !strcmp(a->keys.v[k].name, c->name)) {
+				spec_error(r->p->spec, &sc->name.loc, 0, "column '%s' has the name of a key of 'by': "
+					   "choose another", c->name);
+				return -EINVAL;
+			}
+		if (c->kind == PCOL_DERIVED)
+			continue;
+		/* the first count of true, the first sum and max_at: the function's own column */
+		if (!(named & own[c->kind]) && (c->kind != PCOL_COUNT || !sc->val.s)) {
+			c->fn = own[c->kind];
+			named |= c->fn;
+			c->val = c->fn == AGG_COUNT ? -1 : a->val[c->fn == AGG_SUM ? AGG_SUM_BIT : AGG_MAX_AT_BIT];
+		} else if (sc->val.s) {
+			err = c->val = agg_value(r, &sc->val, c->kind == PCOL_COUNT ? "a count's condition" :
+						 c->kind == PCOL_SUM ? "sum" : "max_at");
+			if (err < 0)
+				return err;
+		}
+		c->is_signed = c->kind != PCOL_COUNT && c->val >= 0 && pr->vals[c->val].is_signed;
+		if (!c->fn)
+			c->cname = xasprintf("col_%s", c->name);
+	}
+	for (int i = 0; i < a->nr_cols; i++) {
+		struct pcol *c = &a->cols[i];
+		char *base;
+
+		if (c->kind != PCOL_DERIVED)
+			continue;
+		err = expr_parse(r->p->spec, &c->sc->val, &c->expr);
+		if (!err)
+			err = derive_check(r, a, i, c->expr);
+		if (err)
+			return err;
+		base = xasprintf("derive_%s_%s", a->map, c->name);
+		c->derive_fn = prog_ident(r->p, base);
+		free(base);
+		r->p->any_derived = true;
+	}
+	r->p->any_cols |= a->nr_cols > 0;
+	return 0;
+}
+
 /* The aggregate named 'name' an entry resolved before, or NULL. */
 static struct pagg *find_table(struct prog *p, const struct pagg *a)
 {
@@ -798,6 +949,21 @@ static int share_table(struct resolver *r, struct pagg *a)
 			   sa->name.s, t->sa->loc.line);
 		return -EINVAL;
 	}
+	for (int j = 0; j <= a->nr_cols; j++) {
+		const struct pcol *c = j < a->nr_cols ? &a->cols[j] : NULL, *tc = j < t->nr_cols ? &t->cols[j] : NULL;
+
+		if (!c && !tc)
+			break;
+		if (!c || !tc || strcmp(c->name, tc->name) || c->kind != tc->kind || c->fn != tc->fn ||
+		    (c->kind == PCOL_DERIVED && (strcmp(c->sc->val.s, tc->sc->val.s) ||
+						 c->sc->decimals != tc->sc->decimals ||
+						 c->sc->percent != tc->sc->percent))) {
+			spec_error(p->spec, &sa->loc, 0, "'%s' is a table at line %d with other columns: an "
+				   "aggregate of the same name has the same ones, named and derived alike, in the "
+				   "same order", sa->name.s, t->sa->loc.line);
+			return -EINVAL;
+		}
+	}
 	if (t->keys.nr != a->keys.nr) {
 		spec_error(p->spec, &sa->loc, 0, "'%s' is a table at line %d by %d key%s, and this one has %d",
 			   sa->name.s, t->sa->loc.line, t->keys.nr, t->keys.nr == 1 ? "" : "s", a->keys.nr);
@@ -825,8 +991,11 @@ static int share_table(struct resolver *r, struct pagg *a)
 	a->feeder = true;
 	t->running |= a->subtract;
 	/* what is taken back may pass what was added (a free of what came before): shown signed */
-	if (t->running)
+	if (t->running) {
 		t->is_signed |= AGG_COUNT | AGG_SUM;
+		for (int j = 0; j < t->nr_cols; j++)
+			t->cols[j].is_signed |= t->cols[j].kind == PCOL_COUNT || t->cols[j].kind == PCOL_SUM;
+	}
 	t->added |= !a->subtract;
 	return 0;
 }
@@ -918,6 +1087,9 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	a->val_struct = prog_ident(p, base);
 	free(base);
 	a->title = agg_title(pr, a, sa);
+	err = agg_cols(r, a);
+	if (err)
+		return err;
 	a->subtract = sa->subtract;
 	a->running = sa->subtract;
 	a->added = !sa->subtract;
@@ -939,6 +1111,18 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 	/* a signed value's negatives are all in the last log2 slot: the loader shows it as '< 0' */
 	if ((a->fns & AGG_HIST) && pr->vals[a->val[AGG_HIST_BIT]].is_signed)
 		a->is_signed |= AGG_HIST;
+	for (int j = 0; j < a->nr_cols; j++) {
+		struct pcol *c = &a->cols[j];
+
+		if (a->running && (c->kind == PCOL_COUNT || c->kind == PCOL_SUM))
+			c->is_signed = true;
+		if (sa->sort.s && !strcmp(sa->sort.s, c->name)) {
+			a->sort = c->fn;	/* a function's own column: its function */
+			a->sort_col = c->fn ? 0 : j + 1;
+		}
+	}
+	if (!a->sort && !a->sort_col && !sa->sort.s && a->nr_cols)
+		a->sort_col = 1;	/* conditional counts alone: the first */
 	if (a->running)
 		a->is_signed |= AGG_COUNT | AGG_SUM;
 	if (sa->legacy)

@@ -49,7 +49,7 @@
 	X(MAX_AT, "max_at", AGG_ARG_VALUE, .member = "max_at", .type = AGG_M_VALUE,	\
 	  .subsumes = AGG_MAX_BIT + 1,							\
 	  .bpf = "{\n\t$mt m = $m;\n\n\tif (m > val->max) {\n\t\tval->max = m;\n"	\
-		 "\t\tval->max_at = $v;\n\t}\n}",					\
+		 "\t\tval->max_at = $v;$a\n\t}\n}",					\
 	  .heading = "MAX_AT")
 
 enum agg_fn_bit {
@@ -97,7 +97,8 @@ struct agg_fn_desc {
 	/*
 	 * The BPF update, one statement or a block: $v is the value, $t its
 	 * C type; $n, $lo and $step a linear histogram's slots, min and step;
-	 * v is a histogram's value. Lines are indented by the emitter.
+	 * v is a histogram's value; $a the other values max_at keeps (named
+	 * columns), one statement each. Lines are indented by the emitter.
 	 */
 	const char *bpf;
 	const char *bpf_sub;	/* the same taking away ('subtract: true'), NULL: it cannot be */

@@ -399,6 +399,12 @@ void prog_clear(struct prog *p)
 			free(pr->aggs[j].key_struct);
 			free(pr->aggs[j].val_struct);
 			free(pr->aggs[j].title);
+			for (int c = 0; c < pr->aggs[j].nr_cols; c++) {
+				free(pr->aggs[j].cols[c].cname);
+				free(pr->aggs[j].cols[c].derive_fn);
+				expr_free(pr->aggs[j].cols[c].expr);
+			}
+			free(pr->aggs[j].cols);
 		}
 		free(pr->aggs);
 		expr_free(pr->filter);

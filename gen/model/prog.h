@@ -166,6 +166,28 @@ struct plet {
 	struct pvalue type;	/* kind, size, sign */
 };
 
+/*
+ * A named column of a table (struct spec_col): a count (of a condition), a
+ * sum, a value kept with max (max_at), each a member of the map's value;
+ * or a function's own column under a name (fn); or derived from the row
+ * by the loader.
+ */
+enum pcol_kind { PCOL_COUNT, PCOL_SUM, PCOL_AT, PCOL_DERIVED };
+
+struct pcol {
+	const struct spec_col *sc;
+	const char *name;	/* the JSON key as written; upper case, the heading */
+	char *cname;		/* its member of the map's value; NULL: a function's (fn) or derived */
+	enum pcol_kind kind;
+	unsigned int fn;	/* AGG_*: this is that function's own column, named; 0: a column of its own */
+	unsigned int after;	/* AGG_*: shown after that function's column */
+	int val;		/* a count's condition (-1: none), a sum's or max_at's value: an index into vals */
+	bool is_signed;
+	/* derived: the loader's function, and the expression; EX_REF's ref: a column's index, or -1 - AGG_ bit */
+	char *derive_fn;
+	struct expr *expr;
+};
+
 /* An aggregation: one BPF map, printed as a table or histograms. */
 struct pagg {
 	const struct spec_agg *sa;
@@ -201,6 +223,9 @@ struct pagg {
 	bool subtract;		/* this entry takes away: count -1, sum -v */
 	bool running;		/* some entry subtracts: rows are a state, never reset; zero rows hidden */
 	bool added;		/* some entry adds (the table's first only) */
+	struct pcol *cols;	/* named and derived columns */
+	int nr_cols;
+	int sort_col;		/* rows sorted by this column + 1 (not a function's own), 0: by 'sort' */
 };
 
 /* One entry of the spec (or one end of a latency pair) on one tracepoint. */
@@ -292,6 +317,8 @@ struct prog {
 	bool any_str_print;
 	bool any_global_agg;	/* an aggregation kept in a global (struct pagg's global) */
 	bool any_running_agg;	/* a table an entry subtracts from (struct pagg's running) */
+	bool any_cols;		/* a table with named or derived columns (struct pagg's cols) */
+	bool any_derived;	/* ... derived ones */
 	unsigned int scratch_size;	/* the largest scratch an entry needs */
 	int nr_scratch;			/* programs with a slot of tpgen_scratch */
 	bool any_sysregs;	/* syscall arguments read from registers (bpf_tracing.h) */

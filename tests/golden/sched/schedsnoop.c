@@ -1210,7 +1210,7 @@ static int cmp_series_weight(const void *x, const void *y)
 	return strcmp(s->labels, t->labels);
 }
 
-/* two rows of one series: counts, sums and slots added, min and max kept, max_at with its max */
+/* two rows of one series: counts, sums and slots added, min and max kept, max_at's values with their max */
 static void merge_val(const struct agg *a, char *dst, const char *src)
 {
 	__u64 dm = val_u64(dst, a->off_max), sm = val_u64(src, a->off_max);

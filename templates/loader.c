@@ -662,6 +662,10 @@ int main(int argc, char **argv)
 	skel->rodata->targ_tgid = env.pid;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, TASK_COMM_LEN);
 	{{PARAM_SET}}
+{{#if ANY_HIST}}
+	/* histograms keep their values' sum (a Prometheus _sum) only when served */
+	skel->rodata->tpgen_metrics = env.metrics != NULL;
+{{/if}}
 {{#if START}}
 	{
 		struct timespec ts;

@@ -36,6 +36,11 @@ const volatile char targ_comm[TASK_COMM_LEN] = {};
 /* set by the loader: the tool's parameters (the spec's params:), their defaults until then */
 {{PARAM_GLOBALS}}
 {{/if}}
+{{#if ANY_HIST}}
+
+/* set by the loader with --metrics: histograms keep their values' sum too */
+const volatile bool tpgen_metrics = false;
+{{/if}}
 {{#if START}}
 
 /* set by the loader: when it started (CLOCK_MONOTONIC, as bpf_ktime_get_ns()), for elapsed */

@@ -8,6 +8,10 @@
 # histograms keyed by comm) run as exporters while tests/metrics/work.c, under
 # a name of its own, makes N getppid() calls and M opens failing with ENOENT,
 # then again under a hostile name (quote, newline, a byte that is not UTF-8).
+# A second program (another name) writes 1..W bytes and makes R pipe round
+# trips with a child: the histograms' _sum are its bytes, runqlat (-c on it)
+# has a _sum its buckets allow, and without --metrics the program that adds
+# to the sums is shorter (the verifier dropped the add).
 # A client that connects and sends nothing stays connected throughout.
 # PromQL answers must equal the workload and the tools' own -j output;
 # promtool must accept every scrape.
@@ -52,8 +56,10 @@ run() {
 	cat "$T/$tool.err"
 	fail "$tool did not start"
 }
+comm=tpgm$$ wcomm=tpgm$$w
 run syscount "$p1" -i 1
-run runqlat "127.0.0.1:$p2"
+# the run-queue latency of the second workload's tasks alone: still once they have exited
+run runqlat "127.0.0.1:$p2" -c "$wcomm"
 run hardirqs "$p3"
 run ppidlat "$p4"
 grep -q "Serving metrics on http://127.0.0.1:$p1/metrics" "$T/syscount.err" || fail "syscount: no 'Serving' line"
@@ -101,9 +107,9 @@ PY
 }
 scraped_after 0 || fail "Prometheus did not scrape the four exporters in 30 s"
 
-comm=tpgm$$
-N=20000 M=321 K=7
+N=20000 M=321 K=7 W=300 R=200
 "$T/work" "$comm" $N $M || fail "workload"
+"$T/work" "$wcomm" 0 0 1 $W $R || fail "write and pipe workload"
 "$T/work" 'q"u\nx\xff' 1000 $K || fail "hostile workload"
 dd if=/dev/zero of="$T/io" bs=4k count=64 oflag=direct status=none
 sleep 0.3	# the ring buffer's and the exit's last events
@@ -117,11 +123,56 @@ for port in $p1 $p2 $p3 $p4; do
 		{ cat "$T/promtool.$port"; fail "promtool rejects the scrape of :$port"; }
 done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$p1/nothing")" = 404 ] || fail "not 404"
+# runqlat's keyless histogram (a global of the program, added to with atomics): its
+# _sum within what its buckets allow, the workload's tasks alone, which have exited
+python3 - "$T/scrape.$p2" <<'PY' || fail "runqlat's _sum and its buckets disagree"
+import sys
+le, cum, s = [], [], None
+for l in open(sys.argv[1]):
+    if l.startswith("runqlat_run_queue_latency_seconds_bucket{"):
+        b = l.split('le="')[1].split('"')[0]
+        if b != "+Inf":
+            le.append(float(b))
+            cum.append(int(l.split()[-1]))
+    elif l.startswith("runqlat_run_queue_latency_seconds_sum "):
+        s = float(l.split()[-1])
+lo = hi = 0
+for i in range(len(le)):
+    c = cum[i] - (cum[i - 1] if i else 0)
+    lo += c * (le[i - 1] if i else 0)
+    hi += c * le[i]
+print("runqlat: _sum", s, "buckets allow", lo, "to", hi, "of", cum[-1] if cum else 0, "samples")
+assert s is not None and cum and cum[-1] > 0 and lo <= s < hi * (1 + 1e-9)
+PY
+# without --metrics the sum's add is not in the program the verifier passed: fewer instructions
+"$out/ppidlat/ppidlat" -d 3 >/dev/null 2>"$T/plain.err" &
+plain=$!
+pids+=($plain)
+sleep 1.5
+bpftool -j prog show >"$T/progs.json" || fail "bpftool prog show"
+python3 - "$T/progs.json" "$pid_ppidlat" "$plain" <<'PY' || fail "the _sum's add is there without --metrics"
+import json, os, sys
+progs = json.load(open(sys.argv[1]))
+def xlated(pid):
+    # the programs the process holds: the prog_id of its file descriptors
+    ids = set()
+    for fd in os.listdir(f"/proc/{pid}/fdinfo"):
+        for l in open(f"/proc/{pid}/fdinfo/{fd}"):
+            if l.startswith("prog_id:"):
+                ids.add(int(l.split()[1]))
+    r = [p["bytes_xlated"] for p in progs if p.get("name") == "handle_sys_exit_getppid" and p["id"] in ids]
+    assert len(r) == 1, (pid, r)
+    return r[0]
+served, plain = xlated(sys.argv[2]), xlated(sys.argv[3])
+print("sys_exit_getppid's program:", served, "bytes with --metrics,", plain, "without")
+assert plain < served
+PY
+wait $plain || fail "ppidlat without --metrics"
 curl -s "http://127.0.0.1:$p1/" | grep -q 'href="/metrics"' || fail "/ has no link to /metrics"
 
-python3 - "http://127.0.0.1:$pport" "$comm" $N $M $K <<'PY' || fail "PromQL and the workload disagree"
+python3 - "http://127.0.0.1:$pport" "$comm" "$wcomm" $N $M $K $W $R <<'PY' || fail "PromQL and the workload disagree"
 import json, sys, urllib.parse, urllib.request
-base, comm, n, m, k = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
+base, comm, wcomm, n, m, k, w, r = sys.argv[1], sys.argv[2], sys.argv[3], *map(int, sys.argv[4:])
 def q(expr):
     url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": expr})
     r = json.load(urllib.request.urlopen(url))
@@ -143,6 +194,17 @@ eq("calls by process", one(f'sum(syscount_syscalls_by_process_time_total{{comm="
 eq("getppid samples (log2)", one(f'ppidlat_getppid_latency_seconds_count{{comm="{comm}"}}'), n)
 eq("getppid samples (+Inf)", one(f'ppidlat_getppid_latency_seconds_bucket{{comm="{comm}",le="+Inf"}}'), n)
 eq("getppid samples (linear)", one(f'ppidlat_getppid_latency_linear_seconds_count{{comm="{comm}"}}'), n)
+# the histograms' _sum: the bytes written (W writes of 1..W bytes, and the R round trips'
+# 1-byte writes of the process and its child), exactly, in the log2 and the linear one
+for h in ("ppidlat_write_size_bytes", "ppidlat_write_size_linear"):
+    eq(f"{h}_sum", one(f'{h}_sum{{comm="{wcomm}"}}'), w * (w + 1) // 2 + 2 * r)
+    eq(f"{h}_count", one(f'{h}_count{{comm="{wcomm}"}}'), w + 2 * r)
+# the latency's _sum: what the table summing the same value per key has
+lat = one(f'ppidlat_getppid_latency_seconds_sum{{comm="{comm}"}}')
+tot = one(f'ppidlat_getppid_time_sum_seconds_total{{comm="{comm}"}}')
+print("getppid latency _sum", lat, "summed", tot)
+assert lat > 0 and abs(lat - tot) <= 1e-9 * tot, (lat, tot)
+assert 0 < one(f'ppidlat_getppid_latency_linear_seconds_sum{{comm="{comm}"}}') <= lat
 p50 = one(f'histogram_quantile(0.5, ppidlat_getppid_latency_seconds_bucket{{comm="{comm}"}})')
 print("getppid p50", p50)
 assert 0 < p50 < 0.01, p50
@@ -188,6 +250,11 @@ if c == n + m + 1:
 rows = [json.loads(l) for l in open(T + "/ppidlat.out")]
 h = [r for r in rows if r.get("hist") == "getppid latency" and r.get("comm") == comm]
 assert len(h) == 1 and sum(b["count"] for b in h[0]["buckets"]) == n
+# the histogram's _sum, as the table summing the same value per key shows it
+js = [r["sum"] for r in rows if r.get("agg") == "getppid time" and r.get("comm") == comm]
+hs = one(f'ppidlat_getppid_latency_seconds_sum{{comm="{comm}"}}')
+print("getppid latency: -j sum", js, "ns; _sum", hs, "s")
+assert len(js) == 1 and abs(hs * 1e9 - js[0]) <= 1e-6 * js[0]
 # each bucket, cumulated, as Prometheus has it
 cum = 0
 for b in h[0]["buckets"]:

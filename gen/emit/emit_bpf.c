@@ -319,9 +319,14 @@ static void emit_agg_updates(struct strbuf *sb, const struct pprobe *pr, const s
 	for (int f = 0; f < AGG_NR_FNS; f++)
 		if ((a->fns & (1u << f)) && agg_fns[f].subsumes)
 			done |= 1u << (agg_fns[f].subsumes - 1);
-	for (int f = 0; f < AGG_NR_FNS; f++)
-		if ((a->fns & (1u << f) & ~done) && agg_fns[f].bpf)
-			emit_agg_update(sb, pr, a, f);
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		if (!(a->fns & (1u << f) & ~done) || !agg_fns[f].bpf)
+			continue;
+		emit_agg_update(sb, pr, a, f);
+		/* with --metrics alone: the verifier drops it when tpgen_metrics is false */
+		if (agg_fns[f].metrics_sum)
+			sb_puts(sb, "\t\tif (tpgen_metrics)\n\t\t\t__sync_fetch_and_add(&val->hist_sum, v);\n");
+	}
 	if (a->fns & (AGG_MIN | AGG_MAX))
 		emit_record_barrier(sb, pr, a);
 	/* named counts (of a condition) and sums */

@@ -181,6 +181,9 @@ static void emit_agg_val(struct strbuf *sb, const struct pprobe *pr, const struc
 		case AGG_M_NONE:
 			break;
 		}
+		if (fn->metrics_sum)
+			sb_printf(sb, "\t%s hist_sum;\t/* --metrics: the values' sum (its _sum) */\n",
+				  pr->vals[a->hist].is_signed ? "__s64" : "__u64");
 	}
 	for (int j = 0; j < a->nr_cols; j++)
 		if (a->cols[j].cname)

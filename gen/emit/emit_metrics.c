@@ -300,6 +300,10 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 			/* integers as counted: a bucket's bound is its last value; else where it ends */
 			sb_printf(sb, "\t\t.le_inclusive = %s,\n",
 				  !u || (!strcmp(u->scale, "1") && strcmp(u->suffix, "_seconds")) ? "true" : "false");
+			if (a->fns & (AGG_HIST | AGG_LHIST))
+				sb_printf(sb, "\t\t.off_hist_sum = offsetof(struct %s, hist_sum),\n"
+					  "\t\t.hist_signed = %s,\n", a->val_struct,
+					  pr->vals[a->hist].is_signed ? "true" : "false");
 			sb_puts(sb, "\t\t.fams = (const struct metric_fam[]){\n");
 			for (int f = 0; f < nf; f++) {
 				struct strbuf help;

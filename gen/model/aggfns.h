@@ -19,6 +19,8 @@
 #ifndef __TPGEN_AGGFNS_H
 #define __TPGEN_AGGFNS_H
 
+#include <stdbool.h>
+
 #define AGG_FNS(X)									\
 	X(COUNT, "count", AGG_ARG_BOOL, .member = "count", .type = AGG_M_U64,		\
 	  .bpf = "__sync_fetch_and_add(&val->count, 1);",				\
@@ -37,9 +39,9 @@
 	X(AVG, "avg", AGG_ARG_VALUE, .needs = AGG_SUM | AGG_COUNT, .heading = "AVG",	\
 	  .loader = "agg_avg(a, val)", .text = "%10.1f", .json = "%.2f")		\
 	X(HIST, "hist", AGG_ARG_VALUE, .member = "slots", .type = AGG_M_SLOTS,		\
-	  .bpf = "tpgen_hist_add(val->slots, v);")					\
+	  .bpf = "tpgen_hist_add(val->slots, v);", .metrics_sum = true)		\
 	X(LHIST, "lhist", AGG_ARG_LHIST, .member = "slots", .type = AGG_M_SLOTS,	\
-	  .bpf = "tpgen_lhist_add(val->slots, $n, v, $lo, $step);")			\
+	  .bpf = "tpgen_lhist_add(val->slots, $n, v, $lo, $step);", .metrics_sum = true)	\
 	X(STDDEV, "stddev", AGG_ARG_VALUE, .needs = AGG_SUM | AGG_COUNT,		\
 	  .member = "sqsum", .type = AGG_M_U64,						\
 	  .bpf = "{\n\t$t v = $v;\n\n\t__sync_fetch_and_add(&val->sqsum, (__u64)v * v);\n}",	\
@@ -102,6 +104,13 @@ struct agg_fn_desc {
 	 */
 	const char *bpf;
 	const char *bpf_sub;	/* the same taking away ('subtract: true'), NULL: it cannot be */
+	/*
+	 * The value's sum is kept too, in the member hist_sum, for --metrics
+	 * only (a Prometheus histogram's _sum): the update adds to it under
+	 * the program's const volatile tpgen_metrics, which the loader sets
+	 * with --metrics alone, so that without it the verifier drops the add.
+	 */
+	bool metrics_sum;
 	/*
 	 * 1 + the bit of a function whose update this one's does too (max_at
 	 * sets max and what the event that raised it had: $m, $mt max's

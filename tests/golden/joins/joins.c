@@ -883,6 +883,8 @@ struct metric_table {
 	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
 	double scale;			/* to base units: seconds, bytes */
 	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	unsigned int off_hist_sum;	/* a histogram's sum of values (its _sum); 0: none */
+	bool hist_signed;		/* ... of a signed value */
 	const struct metric_fam *fams;
 	int nr_fams;
 };
@@ -1275,12 +1277,26 @@ static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_tab
 			       i >= 62 ? LLONG_MAX : 1LL << (i + 1);	/* where the slot ends */
 
 		cum += val_u64(val, a->off_slots + i * 8);
+		/* a bucket below 0 of an unsigned value, always empty: none */
+		if (!t->hist_signed && (t->le_inclusive ? hi - 1 : hi) < 0)
+			continue;
 		mb_le(b, t, labels, name, hi, cum);
 	}
 	for (i = 0; i < a->nslots; i++)
 		total += val_u64(val, a->off_slots + i * 8);
 	mb_printf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, *labels ? "," : "",
 		  (unsigned long long)total);
+	if (t->off_hist_sum) {
+		__u64 sum = val_u64(val, t->off_hist_sum);
+
+		mb_printf(b, "%s_sum%s%s%s ", name, *labels ? "{" : "", labels, *labels ? "}" : "");
+		if (t->scale != 1)
+			mb_printf(b, "%.15g\n", (t->hist_signed ? (double)(__s64)sum : (double)sum) * t->scale);
+		else if (t->hist_signed)
+			mb_printf(b, "%lld\n", (long long)sum);
+		else
+			mb_printf(b, "%llu\n", (unsigned long long)sum);
+	}
 	mb_printf(b, "%s_count%s%s%s %llu\n", name, *labels ? "{" : "", labels, *labels ? "}" : "",
 		  (unsigned long long)total);
 }

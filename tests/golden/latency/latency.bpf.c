@@ -13,6 +13,9 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile pid_t targ_tgid = 0;
 const volatile char targ_comm[TASK_COMM_LEN] = {};
 
+/* set by the loader with --metrics: histograms keep their values' sum too */
+const volatile bool tpgen_metrics = false;
+
 /* updates a full map had no room for; the loader reports them */
 __u64 tpgen_lost = 0;
 
@@ -75,6 +78,8 @@ static __always_inline void sched_switch(struct sched_switch_ctx *ctx)
 		__s32 v = __tpgen_ctx(ctx)->next_prio;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 }
 
@@ -120,6 +125,8 @@ static __always_inline void sched_switch_2(struct sched_switch_ctx *ctx, __u64 *
 		__u64 v = (tpgen_now - woken->ts) / 1000;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 	bpf_map_delete_elem(&woken_saved, &woken_key);
 }
@@ -164,6 +171,8 @@ static __always_inline void sched_switch_to(struct sched_switch_ctx *ctx, __u64 
 		__u64 v = (tpgen_now - sched_switch_3->ts) / 1000;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 	bpf_map_delete_elem(&sched_switch_saved, &sched_switch_3_key);
 }
@@ -208,6 +217,8 @@ static __always_inline void woken_to(struct sched_switch_ctx *ctx, __u64 *tpgen_
 		__u64 v = (tpgen_now - woken_2->ts) / 1000;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 	bpf_map_delete_elem(&woken_2_saved, &woken_2_key);
 }
@@ -255,6 +266,8 @@ static __always_inline void sched_wakeup_to(struct sched_switch_ctx *ctx, __u64 
 		__u64 v = tpgen_now - sched_wakeup_2->ts;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 	bpf_map_delete_elem(&sched_wakeup_saved, &sched_wakeup_2_key);
 }

@@ -47,26 +47,31 @@ struct sched_wakeup_val {
 /* sched/sched_switch: next_prio: per key */
 struct sched_switch_hist_val {
 	__u64 slots[64];
+	__s64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* woken hist: per key */
 struct woken_hist_val {
 	__u64 slots[64];
+	__u64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* sched_switch: sched/sched_wakeup -> sched/sched_switch: per key */
 struct sched_switch_hist_2_val {
 	__u64 slots[64];
+	__u64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* woken: sched/sched_wakeup -> sched/sched_switch: per key */
 struct woken_hist_2_val {
 	__u64 slots[64];
+	__u64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* sched_wakeup: sched/sched_wakeup -> sched/sched_switch: per key */
 struct sched_wakeup_hist_val {
 	__u64 slots[64];
+	__u64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* keys a map of aggregations or saved values holds */

@@ -13,6 +13,9 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile pid_t targ_tgid = 0;
 const volatile char targ_comm[TASK_COMM_LEN] = {};
 
+/* set by the loader with --metrics: histograms keep their values' sum too */
+const volatile bool tpgen_metrics = false;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 256 * 1024);
@@ -139,6 +142,8 @@ static __always_inline void runqlat_to(struct sched_switch_ctx *ctx, __u64 *tpge
 		__u64 v = (tpgen_now - runqlat->ts) / 1000;
 
 		tpgen_hist_add(val->slots, v);
+		if (tpgen_metrics)
+			__sync_fetch_and_add(&val->hist_sum, v);
 	}
 	bpf_map_delete_elem(&runqlat_saved, &runqlat_key);
 }

@@ -1000,6 +1000,8 @@ struct metric_table {
 	const char *const *labels;	/* per key column; NULL: not a label (a stack) */
 	double scale;			/* to base units: seconds, bytes */
 	bool le_inclusive;		/* integers as counted: a bucket's le is its last value */
+	unsigned int off_hist_sum;	/* a histogram's sum of values (its _sum); 0: none */
+	bool hist_signed;		/* ... of a signed value */
 	const struct metric_fam *fams;
 	int nr_fams;
 };
@@ -1019,6 +1021,8 @@ static const struct metric_table metric_tables[] = {
 		.table = "runqlat_hist",
 		.scale = 1e-6,
 		.le_inclusive = false,
+		.off_hist_sum = offsetof(struct runqlat_hist_val, hist_sum),
+		.hist_signed = false,
 		.fams = (const struct metric_fam[]){
 			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
 		},
@@ -1403,12 +1407,26 @@ static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_tab
 			       i >= 62 ? LLONG_MAX : 1LL << (i + 1);	/* where the slot ends */
 
 		cum += val_u64(val, a->off_slots + i * 8);
+		/* a bucket below 0 of an unsigned value, always empty: none */
+		if (!t->hist_signed && (t->le_inclusive ? hi - 1 : hi) < 0)
+			continue;
 		mb_le(b, t, labels, name, hi, cum);
 	}
 	for (i = 0; i < a->nslots; i++)
 		total += val_u64(val, a->off_slots + i * 8);
 	mb_printf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, *labels ? "," : "",
 		  (unsigned long long)total);
+	if (t->off_hist_sum) {
+		__u64 sum = val_u64(val, t->off_hist_sum);
+
+		mb_printf(b, "%s_sum%s%s%s ", name, *labels ? "{" : "", labels, *labels ? "}" : "");
+		if (t->scale != 1)
+			mb_printf(b, "%.15g\n", (t->hist_signed ? (double)(__s64)sum : (double)sum) * t->scale);
+		else if (t->hist_signed)
+			mb_printf(b, "%lld\n", (long long)sum);
+		else
+			mb_printf(b, "%llu\n", (unsigned long long)sum);
+	}
 	mb_printf(b, "%s_count%s%s%s %llu\n", name, *labels ? "{" : "", labels, *labels ? "}" : "",
 		  (unsigned long long)total);
 }
@@ -1566,7 +1584,7 @@ static char *metrics_text(size_t *len)
 		  "# TYPE schedsnoop_build_info gauge\n"
 		  "schedsnoop_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
-	mb_printf(&b, "\",spec_hash=\"2aca132b3c978901\",version=\"tpgen 0.1.0\"} 1\n");
+	mb_printf(&b, "\",spec_hash=\"2d5f89e9be838ca2\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {
@@ -2052,6 +2070,8 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->targ_tgid = env.pid;
 	memcpy((char *)skel->rodata->targ_comm, env.comm, TASK_COMM_LEN);
+	/* histograms keep their values' sum (a Prometheus _sum) only when served */
+	skel->rodata->tpgen_metrics = env.metrics != NULL;
 
 	err = schedsnoop_bpf__load(skel);
 	if (err) {

@@ -48,6 +48,7 @@ struct sched_switch_counts_val {
 /* runqlat: sched/sched_wakeup -> sched/sched_switch: per key */
 struct runqlat_hist_val {
 	__u64 slots[64];
+	__u64 hist_sum;	/* --metrics: the values' sum (its _sum) */
 };
 
 /* keys a map of aggregations or saved values holds */

@@ -37,7 +37,7 @@ all: tpgen
 
 # Debian packages the project needs; installed when missing (root, apt).
 DEPS_BUILD	:= make gcc clang libbpf-dev bpftool libelf-dev zlib1g-dev libyaml-dev pkg-config
-DEPS_TEST	:= libmicrohttpd-dev prometheus libdw-dev liblzma-dev libbz2-dev libtraceevent-dev libcmocka-dev bpftrace libbpf-tools python3 cmake libclang-rt-14-dev libcap2-bin e2fsprogs strace
+DEPS_TEST	:= libmicrohttpd-dev prometheus python3-prometheus-client libdw-dev liblzma-dev libbz2-dev libtraceevent-dev libcmocka-dev bpftrace libbpf-tools python3 cmake libclang-rt-14-dev libcap2-bin e2fsprogs strace
 DEPS_BENCH	:= linux-perf
 
 deps:

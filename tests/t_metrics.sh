@@ -14,7 +14,9 @@
 # to the sums is shorter (the verifier dropped the add).
 # A client that connects and sends nothing stays connected throughout.
 # PromQL answers must equal the workload and the tools' own -j output;
-# promtool must accept every scrape.
+# promtool must accept every scrape. Prometheus (2.42 asks for OpenMetrics
+# first) must have scraped OpenMetrics (units and the info family in its
+# metadata), whose series and values are the 0.0.4 scrape's.
 . "$(dirname "$0")/lib.sh"
 cd "$TPGEN_ROOT" || exit 1
 require_live
@@ -57,7 +59,8 @@ run() {
 	fail "$tool did not start"
 }
 comm=tpgm$$ wcomm=tpgm$$w
-run syscount "$p1" -i 1
+# every (pid, comm) of a busy machine its own series: none folded into other="true"
+run syscount "$p1" -i 1 --metrics-max-series 20000
 # the run-queue latency of the second workload's tasks alone: still once they have exited
 run runqlat "127.0.0.1:$p2" -c "$wcomm"
 run hardirqs "$p3"
@@ -123,6 +126,33 @@ for port in $p1 $p2 $p3 $p4; do
 		{ cat "$T/promtool.$port"; fail "promtool rejects the scrape of :$port"; }
 done
 [ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$p1/nothing")" = 404 ] || fail "not 404"
+# Prometheus asked for OpenMetrics and got it: the families' metadata it keeps has their
+# units (# UNIT, OpenMetrics only) and build_info's family is an info one
+python3 - "http://127.0.0.1:$pport" <<'PY' || fail "Prometheus did not scrape OpenMetrics"
+import json, sys, urllib.parse, urllib.request
+url = sys.argv[1] + "/api/v1/targets/metadata?" + urllib.parse.urlencode({"match_target": '{job="ppidlat"}'})
+md = {m["metric"]: m for m in json.load(urllib.request.urlopen(url))["data"]}
+for name, typ, unit in (("ppidlat_getppid_latency_seconds", "histogram", "seconds"),
+                        ("ppidlat_write_size_bytes", "histogram", "bytes"),
+                        ("ppidlat_getppid_time_sum_seconds", "counter", "seconds"),
+                        ("ppidlat_build", "info", "")):
+    print(name, md.get(name))
+    assert md[name]["type"] == typ and md[name]["unit"] == unit, name
+PY
+# the same series in both formats, with the same values, once the workload is over
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$p4/metrics" >"$T/ppidlat.om" &&
+	curl -sf "http://127.0.0.1:$p4/metrics" >"$T/ppidlat.prom" || fail "scrapes of ppidlat"
+/usr/bin/python3 - "$T/ppidlat.prom" "$T/ppidlat.om" "$comm" "$wcomm" <<'PY' || fail "0.0.4 and OpenMetrics disagree"
+import sys
+from prometheus_client.parser import text_string_to_metric_families as text
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+def series(fams):
+    return {(s.name, tuple(sorted(s.labels.items()))): s.value for f in fams for s in f.samples
+            if s.labels.get("comm") in sys.argv[3:]}
+t, o = series(text(open(sys.argv[1]).read())), series(om(open(sys.argv[2]).read()))
+print(len(t), "series of the workloads in 0.0.4,", len(o), "in OpenMetrics")
+assert t and t == o, sorted(set(t.items()) ^ set(o.items()))[:5]
+PY
 # runqlat's keyless histogram (a global of the program, added to with atomics): its
 # _sum within what its buckets allow, the workload's tasks alone, which have exited
 python3 - "$T/scrape.$p2" <<'PY' || fail "runqlat's _sum and its buckets disagree"

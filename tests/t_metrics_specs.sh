@@ -3,7 +3,11 @@
 # tpgen-timeout: 400
 # --metrics of every spec in specs/ that has aggregations: built -Werror, run
 # live, scraped (HTTP 200, 0.0.4 content type), and each scrape accepted by
-# promtool check metrics; no family name twice. Then 100,000 distinct keys
+# promtool check metrics; no family name twice. Scraped again asking for
+# OpenMetrics (Prometheus' Accept): its content type, accepted by
+# prometheus_client's OpenMetrics parser (Debian's python3-prometheus-client),
+# every series of the 0.0.4 scrape in it. Accept headers of each kind get the
+# format they ask for. Then 100,000 distinct keys
 # (tests/metrics/manykeys.yaml, opens of distinct paths) with
 # --metrics-max-series 100: 99 series and other="true", which together hold
 # every key the map kept; the keys a full map refused in lost_total; a valid
@@ -14,6 +18,11 @@
 cd "$TPGEN_ROOT" || exit 1
 require_live
 command -v promtool >/dev/null || skip "promtool is not installed (make check installs prometheus)"
+# Debian's python3 (not another one first in PATH) has Debian's prometheus_client
+py=/usr/bin/python3
+$py -c 'import prometheus_client.openmetrics.parser' 2>/dev/null ||
+	skip "python3-prometheus-client is not installed (make check installs it)"
+om_accept='application/openmetrics-text;version=1.0.0,application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1'
 
 out=$T/out
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -53,10 +62,50 @@ for s in specs/*.yaml; do
 		{ cat "$T/promtool.log"; fail "promtool rejects $tool's scrape"; }
 	dup=$(sed -n 's/^# TYPE \([^ ]*\) .*/\1/p' "$T/$tool.prom" | sort | uniq -d)
 	[ -z "$dup" ] || fail "$tool: families named twice: $dup"
+	curl -sf -D "$T/headers" -H "Accept: $om_accept" "http://127.0.0.1:$port/metrics" >"$T/$tool.om" ||
+		fail "$tool: OpenMetrics scrape failed"
+	grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=utf-8' "$T/headers" ||
+		{ cat "$T/headers"; fail "$tool: OpenMetrics content type"; }
+	$py - "$T/$tool.prom" "$T/$tool.om" <<'PY' || fail "$tool: the OpenMetrics scrape is invalid or lacks series"
+import sys
+from prometheus_client.parser import text_string_to_metric_families as text
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as om
+def series(fams):
+    return {(s.name, tuple(sorted(s.labels.items()))) for f in fams for s in f.samples}
+t = series(text(open(sys.argv[1]).read()))
+o = series(om(open(sys.argv[2]).read()))
+# series once exported stay: the later OpenMetrics scrape has every one of the 0.0.4 scrape
+missing = t - o
+assert not missing, sorted(missing)[:5]
+PY
+	if [ $n = 0 ]; then
+		# the format each Accept asks for; none, or one of neither, is 0.0.4
+		while IFS='|' read -r accept want; do
+			got=$(curl -sf -o /dev/null -w '%{content_type}' ${accept:+-H "Accept: $accept"} \
+				"http://127.0.0.1:$port/metrics")
+			case $got in
+			"$want;"*) ;;
+			*) fail "Accept '$accept': $got, not $want" ;;
+			esac
+		done <<-EOF
+		|text/plain
+		*/*|text/plain
+		$om_accept|application/openmetrics-text
+		application/openmetrics-text|application/openmetrics-text
+		Application/OpenMetrics-Text ; version = 1.0.0|application/openmetrics-text
+		application/openmetrics-text;version=0.0.1|text/plain
+		text/plain;version=0.0.4;q=0.9,application/openmetrics-text;q=0.8|text/plain
+		text/plain;q=0.5, application/openmetrics-text; version=1.0.0|application/openmetrics-text
+		text/plain,application/openmetrics-text|text/plain
+		application/openmetrics-text,text/plain|application/openmetrics-text
+		application/openmetrics-text;q=0,*/*|text/plain
+		application/json|text/plain
+		EOF
+	fi
 	grep -q "^${tool}_build_info{kernel=\"$(uname -r)\",spec_hash=\"[0-9a-f]\{16\}\"" "$T/$tool.prom" ||
 		fail "$tool: no build_info"
 	finish "$tool"
-	echo "$tool: $(grep -vc '^#' "$T/$tool.prom") samples, promtool ok"
+	echo "$tool: $(grep -vc '^#' "$T/$tool.prom") samples, promtool ok; OpenMetrics ok"
 	n=$((n + 1))
 done
 [ $n -ge 10 ] || fail "only $n specs with aggregations"

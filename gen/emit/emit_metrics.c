@@ -175,6 +175,18 @@ static int table_fams(const struct pagg *a, const char *base, const struct metri
 	return n;
 }
 
+/* whether a family's name (less a counter's "_total") ends in its unit's suffix */
+static bool has_unit(const struct fam *fm, const struct metric_unit *u)
+{
+	size_t len = strlen(fm->name), n = u ? strlen(u->suffix) : 0;
+
+	if (!u || fm->fn == AGG_COUNT)
+		return false;
+	if (!strcmp(fm->type, "counter"))
+		len -= strlen("_total");
+	return len > n && !strncmp(fm->name + len - n, u->suffix, n);
+}
+
 /* every name a family shows in an exposition, or that Prometheus derives from it */
 static int fam_names(const struct fam *fm, char **out)
 {
@@ -255,7 +267,8 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 {
 	struct names all = {};
 	struct strbuf help;
-	char *fixed[] = { "build_info", "lost_total", "lost", "events_total", "events", "folded_series" };
+	/* build_info's OpenMetrics family is "build" */
+	char *fixed[] = { "build_info", "build", "lost_total", "lost", "events_total", "events", "folded_series" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++) {
 		char *s = xasprintf("%s_%s", p->tool, fixed[i]);
@@ -327,6 +340,10 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 						sb_printf(&help, ", in %s (from %s)", u->suffix + 1, u->unit);
 					sb_printf(sb, "\t\t\t{ 0, \"%s\", \"%s\", ", fams[f].type, fams[f].name);
 					c_string(sb, help.buf);
+					if (has_unit(&fams[f], u))
+						sb_printf(sb, ", \"%s\"", u->suffix + 1);
+					else
+						sb_puts(sb, ", NULL");
 					sb_printf(sb, ", %d },\n", fams[f].col);
 					sb_clear(&help);
 					free(fams[f].name);
@@ -347,6 +364,11 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 					sb_putc(sb, *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);	/* max_at */
 				sb_printf(sb, ", \"%s\", \"%s\", ", fams[f].type, fams[f].name);
 				c_string(sb, help.buf);
+				/* OpenMetrics' UNIT: the family's suffix, when it has one (not a count's) */
+				if (has_unit(&fams[f], u))
+					sb_printf(sb, ", \"%s\"", u->suffix + 1);
+				else
+					sb_puts(sb, ", NULL");
 				sb_puts(sb, p->any_cols ? ", 0 },\n" : " },\n");
 				sb_clear(&help);
 				free(fams[f].name);

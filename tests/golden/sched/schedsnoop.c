@@ -896,7 +896,8 @@ static void print_agg(const struct agg *a, bool reset)
 
 /*
  * --metrics [ADDR:]PORT: the aggregations as Prometheus metrics (text
- * exposition 0.0.4), served by libmicrohttpd's one polling thread. A scrape
+ * exposition 0.0.4, or OpenMetrics 1.0.0 when the scraper's Accept asks for
+ * it), served by libmicrohttpd's one polling thread. A scrape
  * reads the maps without deleting anything: counters are cumulative, and
  * -i resets only what the terminal shows (metrics_delta()).
  */
@@ -982,6 +983,7 @@ static int metrics_delta(const struct agg *a, char *buf, int n)
 }
 
 #ifndef TPGEN_NO_METRICS
+#include <strings.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/utsname.h>
@@ -993,6 +995,7 @@ struct metric_fam {
 	const char *type;
 	const char *name;
 	const char *help;
+	const char *unit;	/* OpenMetrics' UNIT: "seconds", "bytes"; NULL: none */
 };
 
 struct metric_table {
@@ -1013,7 +1016,7 @@ static const struct metric_table metric_tables[] = {
 		.scale = 1,
 		.le_inclusive = true,
 		.fams = (const struct metric_fam[]){
-			{ AGG_COUNT, "counter", "schedsnoop_sched_switch_counts_total", "sched/sched_switch: count by next_comm: count per key" },
+			{ AGG_COUNT, "counter", "schedsnoop_sched_switch_counts_total", "sched/sched_switch: count by next_comm: count per key", NULL },
 		},
 		.nr_fams = 1,
 	},
@@ -1024,7 +1027,7 @@ static const struct metric_table metric_tables[] = {
 		.off_hist_sum = offsetof(struct runqlat_hist_val, hist_sum),
 		.hist_signed = false,
 		.fams = (const struct metric_fam[]){
-			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)" },
+			{ AGG_HIST, "histogram", "schedsnoop_runqlat_hist_seconds", "runqlat: sched/sched_wakeup -> sched/sched_switch: hist per key, in seconds (from usecs)", "seconds" },
 		},
 		.nr_fams = 1,
 	},
@@ -1382,6 +1385,30 @@ static int cmp_str(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
+/*
+ * A family's HELP and TYPE. OpenMetrics names a counter's family without
+ * its samples' "_total", gives its unit (the name's suffix) and escapes
+ * '"' in HELP too; the help is escaped as 0.0.4 wants it ('\\', '\n').
+ */
+static void mb_family(struct mbuf *b, bool om, const char *name, const char *type, const char *unit,
+		      const char *help)
+{
+	int len = strlen(name);
+
+	if (om && !strcmp(type, "counter"))
+		len -= strlen("_total");
+	mb_printf(b, "# HELP %.*s ", len, name);
+	for (const char *c = help; *c; c++) {
+		if (om && *c == '"')
+			mb_printf(b, "\\\"");
+		else
+			mb_printf(b, "%c", *c);
+	}
+	mb_printf(b, "\n# TYPE %.*s %s\n", len, name, type);
+	if (om && unit)
+		mb_printf(b, "# UNIT %.*s %s\n", len, name, unit);
+}
+
 static void mb_le(struct mbuf *b, const struct metric_table *t, const char *labels, const char *name,
 		  long long hi, __u64 cum)
 {
@@ -1393,8 +1420,13 @@ static void mb_le(struct mbuf *b, const struct metric_table *t, const char *labe
 			  (unsigned long long)cum);
 }
 
-static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_table *t, const char *name,
-		    const char *labels, const char *val)
+/*
+ * One series of a histogram. OpenMetrics has no _sum of values that can be
+ * negative (no counter), and no _count without a _sum: there, a histogram
+ * of a signed value has its buckets alone.
+ */
+static void mb_hist(struct mbuf *b, bool om, const struct agg *a, const struct metric_table *t,
+		    const char *name, const char *labels, const char *val)
 {
 	unsigned int last = 0, i;
 	__u64 cum = 0, total = 0;
@@ -1416,6 +1448,8 @@ static void mb_hist(struct mbuf *b, const struct agg *a, const struct metric_tab
 		total += val_u64(val, a->off_slots + i * 8);
 	mb_printf(b, "%s_bucket{%s%sle=\"+Inf\"} %llu\n", name, labels, *labels ? "," : "",
 		  (unsigned long long)total);
+	if (om && t->hist_signed)
+		return;
 	if (t->off_hist_sum) {
 		__u64 sum = val_u64(val, t->off_hist_sum);
 
@@ -1450,7 +1484,7 @@ static void mb_value(struct mbuf *b, const struct agg *a, const struct metric_ta
 }
 
 /* One table's families; the number of label sets folded into 'other', or -ENOMEM. */
-static long metrics_table(struct mbuf *b, const struct agg *a, const struct metric_table *t,
+static long metrics_table(struct mbuf *b, bool om, const struct agg *a, const struct metric_table *t,
 			  struct metric_kept *k)
 {
 	size_t row = a->key_size + a->val_size;
@@ -1543,7 +1577,7 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 	for (int f = 0; f < t->nr_fams; f++) {
 		const struct metric_fam *fm = &t->fams[f];
 
-		mb_printf(b, "# HELP %s %s\n# TYPE %s %s\n", fm->name, fm->help, fm->name, fm->type);
+		mb_family(b, om, fm->name, fm->type, fm->unit, fm->help);
 		for (i = 0; i <= ns; i++) {
 			const char *labels = i < ns ? s[i].labels : "other=\"true\"";
 			const char *val = i < ns ? s[i].val : other;
@@ -1551,7 +1585,7 @@ static long metrics_table(struct mbuf *b, const struct agg *a, const struct metr
 			if (!val)
 				break;
 			if (fm->fn & (AGG_HIST | AGG_LHIST)) {
-				mb_hist(b, a, t, fm->name, labels, val);
+				mb_hist(b, om, a, t, fm->name, labels, val);
 				continue;
 			}
 			mb_printf(b, "%s%s%s%s ", fm->name, *labels ? "{" : "", labels, *labels ? "}" : "");
@@ -1573,38 +1607,42 @@ nomem:
 	return -ENOMEM;
 }
 
-/* the whole exposition; NULL when memory ran out */
-static char *metrics_text(size_t *len)
+/*
+ * The whole exposition, 0.0.4 or OpenMetrics (om: build_info an info
+ * family, counters' families without "_total", UNIT, "# EOF" at the end);
+ * NULL when memory ran out.
+ */
+static char *metrics_text(size_t *len, bool om)
 {
 	struct mbuf b = {};
 	long folded[sizeof(aggs) / sizeof(aggs[0])];
 	size_t i;
 
-	mb_printf(&b, "# HELP schedsnoop_build_info " "schedsnoop: exec, switches and run-queue latency; the kernel it runs on, and the hash of the BPF program its spec made" "\n"
-		  "# TYPE schedsnoop_build_info gauge\n"
-		  "schedsnoop_build_info{kernel=\"");
+	mb_family(&b, om, om ? "schedsnoop_build" : "schedsnoop_build_info", om ? "info" : "gauge", NULL,
+		  "schedsnoop: exec, switches and run-queue latency; the kernel it runs on, and the hash of the BPF program its spec made");
+	mb_printf(&b, "schedsnoop_build_info{kernel=\"");
 	mb_label_value(&b, metrics.kernel, strlen(metrics.kernel));
 	mb_printf(&b, "\",spec_hash=\"2d5f89e9be838ca2\",version=\"tpgen 0.1.0\"} 1\n");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
-		folded[i] = metrics_table(&b, &aggs[i], &metric_tables[i], &metrics.kept[i]);
+		folded[i] = metrics_table(&b, om, &aggs[i], &metric_tables[i], &metrics.kept[i]);
 		if (folded[i] < 0) {
 			free(b.p);
 			return NULL;
 		}
 	}
-	mb_printf(&b, "# HELP schedsnoop_folded_series Label sets of a table past --metrics-max-series, "
-		  "summed into its series other=\"true\"\n# TYPE schedsnoop_folded_series gauge\n");
+	mb_family(&b, om, "schedsnoop_folded_series", "gauge", NULL,
+		  "Label sets of a table past --metrics-max-series, summed into its series other=\"true\"");
 	for (i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++)
 		mb_printf(&b, "schedsnoop_folded_series{table=\"%s\"} %ld\n", metric_tables[i].table, folded[i]);
-	mb_printf(&b, "# HELP schedsnoop_lost_total Updates lost: a map was full (map_full), "
-		  "records the ring buffer had no room for (ringbuf_full), or events the kernel "
-		  "skipped inside another BPF program (nested)\n# TYPE schedsnoop_lost_total counter\n");
+	mb_family(&b, om, "schedsnoop_lost_total", "counter", NULL,
+		  "Updates lost: a map was full (map_full), records the ring buffer had no room for "
+		  "(ringbuf_full), or events the kernel skipped inside another BPF program (nested)");
 	mb_printf(&b, "schedsnoop_lost_total{reason=\"map_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_map_full, __ATOMIC_RELAXED));
 	mb_printf(&b, "schedsnoop_lost_total{reason=\"nested\"} %llu\n", nested_misses(metrics.obj));
 	mb_printf(&b, "schedsnoop_lost_total{reason=\"ringbuf_full\"} %llu\n",
 		  (unsigned long long)__atomic_load_n(metrics.lost_ringbuf, __ATOMIC_RELAXED));
-	mb_printf(&b, "# HELP schedsnoop_events_total Records read, per event\n# TYPE schedsnoop_events_total counter\n");
+	mb_family(&b, om, "schedsnoop_events_total", "counter", NULL, "Records read, per event");
 	for (i = 0; i < sizeof(metric_events) / sizeof(metric_events[0]); i++) {
 		__u64 v = 0;
 		size_t j;
@@ -1619,12 +1657,71 @@ static char *metrics_text(size_t *len)
 		mb_printf(&b, "schedsnoop_events_total{event=\"%s\"} %llu\n", metric_events[i].event,
 			  (unsigned long long)v);
 	}
+	if (om)
+		mb_printf(&b, "# EOF\n");
 	if (b.failed) {
 		free(b.p);
 		return NULL;
 	}
 	*len = b.len;
 	return b.p;
+}
+
+/* a media range's or a parameter's token in an Accept header, less spaces */
+static bool accept_token(const char *s, size_t n, const char *want)
+{
+	while (n && (*s == ' ' || *s == '\t'))
+		s++, n--;
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+		n--;
+	return n == strlen(want) && !strncasecmp(s, want, n);
+}
+
+/*
+ * Whether Accept asks for OpenMetrics 1.0.0 before the text format 0.0.4:
+ * of the media ranges served (application/openmetrics-text of version
+ * 1.0.0; text/plain of 0.0.4, and the wildcards), the one of the highest q,
+ * the first on a tie. Prometheus 2 sends "application/openmetrics-text;
+ * version=1.0.0,...,text/plain;version=0.0.4;q=0.5,..."; curl a wildcard.
+ * No Accept, or one without either, is 0.0.4.
+ */
+static bool metrics_wants_om(const char *accept)
+{
+	double q_om = 0, q_text = 0;
+	int at_om = -1, at_text = -1, at = 0;
+
+	for (const char *r = accept; r && *r; at++) {
+		const char *end = r + strcspn(r, ","), *p = r + strcspn(r, ";,");
+		bool om = accept_token(r, p - r, "application/openmetrics-text");
+		bool text = accept_token(r, p - r, "text/plain") || accept_token(r, p - r, "text/*") ||
+			    accept_token(r, p - r, "*/*");
+		double q = 1;
+
+		/* ;version=...;q=...: another version than the two served is neither */
+		while (p < end) {
+			const char *name = p + 1, *eq, *next;
+
+			next = name + strcspn(name, ";,");
+			eq = memchr(name, '=', next - name);
+			if (eq && accept_token(name, eq - name, "q"))
+				q = strtod(eq + 1, NULL);
+			else if (eq && accept_token(name, eq - name, "version")) {
+				om &= accept_token(eq + 1, next - eq - 1, "1.0.0");
+				text &= accept_token(eq + 1, next - eq - 1, "0.0.4");
+			}
+			p = next;
+		}
+		if (om && q > q_om) {
+			q_om = q;
+			at_om = at;
+		}
+		if (text && q > q_text) {
+			q_text = q;
+			at_text = at;
+		}
+		r = *end ? end + 1 : end;
+	}
+	return q_om > 0 && (q_om > q_text || (q_om == q_text && at_om < at_text));
 }
 
 static enum MHD_Result metrics_reply(struct MHD_Connection *conn, unsigned int status, const char *type,
@@ -1656,6 +1753,7 @@ static enum MHD_Result metrics_handler(void *cls, struct MHD_Connection *conn, c
 	static char no_memory[] = "Out of memory\n";
 	char *text;
 	size_t len;
+	bool om;
 
 	(void)cls, (void)version, (void)upload_data, (void)req_cls;	/* MHD_AccessHandlerCallback's */
 	if (strcmp(method, MHD_HTTP_METHOD_GET) && strcmp(method, MHD_HTTP_METHOD_HEAD))
@@ -1669,12 +1767,15 @@ static enum MHD_Result metrics_handler(void *cls, struct MHD_Connection *conn, c
 	if (strcmp(url, "/metrics"))
 		return metrics_reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", not_found, strlen(not_found),
 				     MHD_RESPMEM_PERSISTENT);
-	text = metrics_text(&len);
+	om = metrics_wants_om(MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+	text = metrics_text(&len, om);
 	if (!text)
 		return metrics_reply(conn, MHD_HTTP_INTERNAL_SERVER_ERROR, "text/plain", no_memory,
 				     strlen(no_memory), MHD_RESPMEM_PERSISTENT);
-	return metrics_reply(conn, MHD_HTTP_OK, "text/plain; version=0.0.4; charset=utf-8", text, len,
-			     MHD_RESPMEM_MUST_FREE);
+	return metrics_reply(conn, MHD_HTTP_OK,
+			     om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+				  "text/plain; version=0.0.4; charset=utf-8",
+			     text, len, MHD_RESPMEM_MUST_FREE);
 }
 
 /*

@@ -398,8 +398,12 @@ static const char *text_str(char *out, size_t size, const char *s, size_t n, con
 {{/if}}
 {{#if SYMS}}
 
-/* kernel and user addresses named (kstack, ustack, ksym()) */
-static struct tpgen_syms *syms;
+/*
+ * kernel and user addresses named (kstack, ustack, ksym()): tpgen_syms is
+ * not thread-safe, each thread has its own (the main one's; --metrics'
+ * scrapes', when they name addresses)
+ */
+static __thread struct tpgen_syms *syms;
 {{/if}}
 {{#if NAMES}}
 {{> loader_names.c}}

@@ -151,6 +151,9 @@ static struct {
 	const __u64 *lost_stack;
 {{/if}}
 	char kernel[65];
+{{#if METRICS_SYMS}}
+	struct tpgen_syms *syms;	/* the scrapes' thread's syms */
+{{/if}}
 	/* per table, the label sets exported so far, sorted: a series once exported stays */
 	struct metric_kept {
 		char **labels;
@@ -268,11 +271,36 @@ static void mb_label_value(struct mbuf *b, const char *str, size_t n)
 	}
 }
 
+{{#if METRICS_STACKS}}
+/*
+ * A stack as a label (metrics: { stacks: folded }): its frames root first,
+ * ';' between them, as -f folds them ("a;b;c"; a ';' in a name "\x3b").
+ */
+static void mb_stack(struct mbuf *b, const struct col *c, const char *key)
+{
+	unsigned long long ips[TPGEN_STACK_DEPTH];
+	bool user = c->kind == COL_USTACK;
+	int pid, n = stack_read(col_value(c, key), user, c->frames, ips, &pid);
+	char line[16384];
+	int len;
+
+	len = user ? tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, ips, n, NULL, 0) :
+		     tpgen_stack_folded(syms, line, sizeof(line), NULL, -1, NULL, 0, ips, n);
+	mb_label_value(b, line, len < (int)sizeof(line) ? (size_t)len : strlen(line));
+}
+
+{{/if}}
 /* a key column's value as the text users see: the name, the address, the string */
 static void mb_col(struct mbuf *b, const struct col *c, const char *key)
 {
 	char buf[256];
 
+{{#if METRICS_STACKS}}
+	if (c->kind == COL_KSTACK || c->kind == COL_USTACK) {
+		mb_stack(b, c, key);
+		return;
+	}
+{{/if}}
 {{#if NAMES}}
 	if (c->show) {
 {{#if SHOW_BYTES}}
@@ -771,6 +799,9 @@ static char *metrics_text(size_t *len, bool om)
 	long folded[sizeof(aggs) / sizeof(aggs[0])];
 	size_t i;
 
+{{#if METRICS_SYMS}}
+	syms = metrics.syms;	/* this thread's */
+{{/if}}
 	mb_family(&b, om, om ? "{{TOOL}}_build" : "{{TOOL}}_build_info", om ? "info" : "gauge", NULL,
 		  {{METRICS_DOC}});
 	mb_printf(&b, "{{TOOL}}_build_info{kernel=\"");
@@ -964,6 +995,14 @@ static int metrics_start(struct {{SKEL}} *skel)
 {{/if}}
 	if (!uname(&u))
 		snprintf(metrics.kernel, sizeof(metrics.kernel), "%s", u.release);
+{{#if METRICS_SYMS}}
+	metrics.syms = tpgen_syms_new();
+	if (!metrics.syms) {
+		fprintf(stderr, "{{TOOL}}: cannot serve metrics: %s\n", strerror(errno));
+		return -1;
+	}
+	tpgen_syms_kernel(metrics.syms, 0, &(struct tpgen_sym_info){ 0 });	/* kallsyms, now */
+{{/if}}
 	metrics.daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_AUTO |
 					  (metrics.addr.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 					  0, NULL, NULL, metrics_handler, NULL,
@@ -987,6 +1026,9 @@ static void metrics_stop(void)
 {
 	if (metrics.daemon)
 		MHD_stop_daemon(metrics.daemon);
+{{#if METRICS_SYMS}}
+	tpgen_syms_free(metrics.syms);
+{{/if}}
 	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		for (int j = 0; j < metrics.kept[i].n; j++)
 			free(metrics.kept[i].labels[j]);

@@ -11,7 +11,9 @@
 # A second program (another name) writes 1..W bytes and makes R pipe round
 # trips with a child: the histograms' _sum are its bytes, runqlat (-c on it)
 # has a _sum its buckets allow, and without --metrics the program that adds
-# to the sums is shorter (the verifier dropped the add).
+# to the sums is shorter (the verifier dropped the add). tests/metrics/offcpu.yaml
+# exports its kernel stacks as labels (metrics: { stacks: folded }): with -f -c
+# on that program, Prometheus' stacks and times must be what -f prints at exit.
 # A client that connects and sends nothing stays connected throughout.
 # PromQL answers must equal the workload and the tools' own -j output;
 # promtool must accept every scrape. Prometheus (2.42 asks for OpenMetrics
@@ -25,18 +27,18 @@ command -v prometheus >/dev/null && command -v promtool >/dev/null ||
 	skip "prometheus is not installed (make check installs it)"
 
 out=$T/out
-for s in specs/syscalls.yaml specs/runqlat.yaml specs/hardirqs.yaml tests/metrics/ppidlat.yaml; do
+for s in specs/syscalls.yaml specs/runqlat.yaml specs/hardirqs.yaml tests/metrics/ppidlat.yaml tests/metrics/offcpu.yaml; do
 	"$TPGEN" "$s" -o "$out" >/dev/null || fail "tpgen $s"
 done
-for t in syscount runqlat hardirqs ppidlat; do
+for t in syscount runqlat hardirqs ppidlat offcpu; do
 	make -s -C "$out/$t" EXTRA_CFLAGS=-Werror >"$T/build.log" 2>&1 || { cat "$T/build.log"; fail "build $t"; }
 done
 cc -O2 -Wall -Werror -o "$T/work" tests/metrics/work.c || fail "cc tests/metrics/work.c"
 
 # free loopback ports: one for Prometheus, one per tool
-read -r pport p1 p2 p3 p4 < <(python3 -c '
+read -r pport p1 p2 p3 p4 p5 < <(python3 -c '
 import socket
-ss = [socket.socket() for _ in range(5)]
+ss = [socket.socket() for _ in range(6)]
 for s in ss: s.bind(("127.0.0.1", 0))
 print(*[s.getsockname()[1] for s in ss])')
 
@@ -44,11 +46,11 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill -TERM "$p" 2>/dev/null; done; wait 2>/dev/null; }
 trap cleanup EXIT
 
-# run TOOL PORT ARGS...: the tool as an exporter, -j into $T/TOOL.out
+# run TOOL PORT ARGS...: the tool as an exporter, -j (or $fmt) into $T/TOOL.out
 run() {
 	local tool=$1 port=$2 i
 	shift 2
-	"$out/$tool/$tool" -j --metrics "$port" "$@" >"$T/$tool.out" 2>"$T/$tool.err" &
+	"$out/$tool/$tool" "${fmt:--j}" --metrics "$port" "$@" >"$T/$tool.out" 2>"$T/$tool.err" &
 	eval "pid_$tool=$!"
 	pids+=($!)
 	for i in $(seq 100); do
@@ -65,6 +67,8 @@ run syscount "$p1" -i 1 --metrics-max-series 20000
 run runqlat "127.0.0.1:$p2" -c "$wcomm"
 run hardirqs "$p3"
 run ppidlat "$p4"
+# the second workload's time off the CPU by kernel stack, the stacks as labels; -f at exit
+fmt=-f run offcpu "$p5" -c "$wcomm"
 grep -q "Serving metrics on http://127.0.0.1:$p1/metrics" "$T/syscount.err" || fail "syscount: no 'Serving' line"
 
 # a client that connects and sends nothing, for the whole test
@@ -84,6 +88,8 @@ scrape_configs:
     static_configs: [ { targets: [ '127.0.0.1:$p3' ] } ]
   - job_name: ppidlat
     static_configs: [ { targets: [ '127.0.0.1:$p4' ] } ]
+  - job_name: offcpu
+    static_configs: [ { targets: [ '127.0.0.1:$p5' ] } ]
 YML
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" >"$T/prometheus.log" 2>&1 &
@@ -102,13 +108,13 @@ base, after = sys.argv[1], float(sys.argv[2])
 for _ in range(150):
     url = base + "/api/v1/query?" + urllib.parse.urlencode({"query": "timestamp(up == 1)"})
     r = json.load(urllib.request.urlopen(url))["data"]["result"]
-    if len(r) == 4 and min(float(x["value"][1]) for x in r) > after:
+    if len(r) == 5 and min(float(x["value"][1]) for x in r) > after:
         sys.exit(0)
     time.sleep(0.2)
 sys.exit(1)
 PY
 }
-scraped_after 0 || fail "Prometheus did not scrape the four exporters in 30 s"
+scraped_after 0 || fail "Prometheus did not scrape the five exporters in 30 s"
 
 N=20000 M=321 K=7 W=300 R=200
 "$T/work" "$comm" $N $M || fail "workload"
@@ -119,7 +125,7 @@ sleep 0.3	# the ring buffer's and the exit's last events
 scraped_after "$(date +%s.%N)" || fail "Prometheus did not scrape after the workload in 30 s"
 
 # every exporter's scrape, as it is now, through promtool
-for port in $p1 $p2 $p3 $p4; do
+for port in $p1 $p2 $p3 $p4 $p5; do
 	curl -sf --max-time 5 "http://127.0.0.1:$port/metrics" >"$T/scrape.$port" ||
 		fail "scrape of :$port failed with the silent client connected"
 	promtool check metrics <"$T/scrape.$port" >"$T/promtool.$port" 2>&1 ||
@@ -216,7 +222,7 @@ def eq(what, got, want):
     print(f"{what}: {got} (want {want})")
     if got != want:
         sys.exit(1)
-for job in ("syscount", "runqlat", "hardirqs", "ppidlat"):
+for job in ("syscount", "runqlat", "hardirqs", "ppidlat", "offcpu"):
     eq(f"up{{job={job}}}", one(f'up{{job="{job}"}}'), 1)
 eq("failed opens", one(f'syscount_sys_exit_counts_total{{comm="{comm}",syscall="openat",errno="ENOENT"}}'), m)
 # its calls after the rename: N getppid, M openat, and prctl's return
@@ -249,7 +255,7 @@ PY
 
 # the tools' own numbers at exit (SIGINT: exit 0) against Prometheus' before it
 before=$(date +%s.%N)
-for t in syscount runqlat hardirqs ppidlat; do
+for t in syscount runqlat hardirqs ppidlat offcpu; do
 	eval "p=\$pid_$t"
 	kill -INT "$p"
 	wait "$p" || { cat "$T/$t.err"; fail "$t exited $? after SIGINT"; }
@@ -293,5 +299,25 @@ for b in h[0]["buckets"]:
     got = one(f'ppidlat_getppid_latency_seconds_bucket{{comm="{comm}",le="{le:.9g}"}}')
     assert got == cum, (b, got, cum)
 print("log2 buckets agree with -j")
+PY
+# the stacks as labels: each the stack as -f folds it, with the same time, for every row of
+# the workload's (rows of stacks that fold alike are one series, their times added)
+python3 - "http://127.0.0.1:$pport" "$wcomm" "$T/offcpu.out" "$before" <<'PY' || fail "stack labels and -f disagree"
+import json, sys, urllib.parse, urllib.request
+base, comm, folded, at = sys.argv[1:]
+url = base + "/api/v1/query?" + urllib.parse.urlencode(
+    {"query": f'offcpu_off_cpu_time_sum_seconds_total{{comm="{comm}"}}', "time": at})
+prom = {r["metric"]["kstack"]: round(float(r["value"][1]) * 1e6)
+        for r in json.load(urllib.request.urlopen(url))["data"]["result"]}
+f = {}
+for l in open(folded):
+    stack, v = l.rstrip("\n").rsplit(" ", 1)
+    assert stack.startswith(comm + ";"), l
+    stack = stack[len(comm) + 1:]
+    f[stack] = f.get(stack, 0) + int(v)
+print(len(prom), "stacks in Prometheus,", len(f), "in -f; the pipe's:",
+      [(s.split(";")[-4:], v) for s, v in prom.items() if "pipe_read" in s])
+assert prom == f, (sorted(set(prom.items()) ^ set(f.items())))[:4]
+assert any("pipe_read;" in s for s in prom), "no stack of the pipe's reads"
 PY
 echo ok

@@ -243,8 +243,11 @@ static void emit_labels(struct strbuf *sb, const struct pprobe *pr, const struct
 	for (int j = 0; j < a->keys.nr; j++) {
 		char *l;
 
-		if (pr->vals[a->keys.v[j].val].stack) {
-			sb_puts(sb, "NULL, ");	/* a stack: one id per stack, no label (cardinality) */
+		if (a->keys.v[j].hidden)
+			continue;	/* usym()'s process: no column of the loader's */
+		/* a stack: a label when the spec asks (metrics: { stacks: folded }), for its cardinality */
+		if (pr->vals[a->keys.v[j].val].stack && (!a->stack_labels || a->keys.v[j].caller)) {
+			sb_puts(sb, "NULL, ");
 			continue;
 		}
 		l = label_name(&a->keys.v[j]);
@@ -261,6 +264,30 @@ static void emit_labels(struct strbuf *sb, const struct pprobe *pr, const struct
 	}
 	sb_puts(sb, "},\n");
 	names_free(&seen);
+}
+
+/*
+ * Whether a scrape names addresses (a stack label, a key shown by ksym() or
+ * usym()): then it has a tpgen_syms of its own thread.
+ */
+bool metrics_syms(const struct prog *p, bool stacks_only)
+{
+	for (int i = 0; i < p->nr_probes; i++)
+		for (int k = 0; k < p->probes[i].nr_aggs; k++) {
+			const struct pagg *a = &p->probes[i].aggs[k];
+
+			if (a->feeder)
+				continue;
+			for (int j = 0; j < a->keys.nr; j++) {
+				const struct pitem *it = &a->keys.v[j];
+
+				if (p->probes[i].vals[it->val].stack && !it->caller && a->stack_labels)
+					return true;
+				if (!stacks_only && it->dec && decode_is_ksym(it->dec->kind))
+					return true;
+			}
+		}
+	return false;
 }
 
 void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, const struct prog *p)
@@ -281,10 +308,16 @@ void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, 
 
 		for (int k = 0; k < pr->nr_aggs; k++) {
 			const struct pagg *a = &pr->aggs[k];
-			const struct metric_unit *u = unit_of(a->unit);
+			const struct metric_unit *u;
 			struct fam fams[AGG_NR_FNS + SPEC_MAX_ITEMS + 1];
-			char *base = table_base(p->tool, a->map), *names[4], *plain = xstrdup(base);
+			char *base, *names[4], *plain;
 			int nf, m;
+
+			if (a->feeder)
+				continue;	/* an earlier aggregate's table: the loader's aggs[] has it once */
+			u = unit_of(a->unit);
+			base = table_base(p->tool, a->map);
+			plain = xstrdup(base);
 
 			/* a table's names all free, or the table's name numbered */
 			for (int try = 2;; try++) {

@@ -298,6 +298,9 @@ static int render_pair(const struct prog *p, const struct templates *tmpls, cons
 		{ "CALLER", p->any_caller ? "1" : "" },	/* kcaller: a frame of a kernel stack */
 		{ "USYM", any_usym(p) ? "1" : "" },	/* usym(): user addresses with their process */
 		{ "SYMS", p->any_stack || p->any_ksym ? "1" : "" },	/* the loader links tpgen_syms */
+		/* --metrics: stacks as labels; a scrape's own tpgen_syms (its thread's) */
+		{ "METRICS_STACKS", metrics_syms(p, true) ? "1" : "" },
+		{ "METRICS_SYMS", metrics_syms(p, false) ? "1" : "" },
 		{ "STACK_MAP", p->stack_map ? p->stack_map : "" },
 		{ "ARGV", p->any_argv ? "1" : "" },
 		{ "START", p->any_start ? "1" : "" },

@@ -57,6 +57,8 @@ bool params_any(const struct prog *p, bool is_signed);
 
 /* gen/emit/emit_metrics.c: --metrics' families of each aggregation, records' events, build_info's HELP */
 void emit_metrics(struct strbuf *sb, struct strbuf *events, struct strbuf *doc, const struct prog *p);
+/* ... whether a scrape names addresses (stack labels, or with !stacks_only also ksym()/usym() keys) */
+bool metrics_syms(const struct prog *p, bool stacks_only);
 
 /* gen/emit/emit_names.c: columns shown by name (gen/model/decode.h) */
 struct decode;

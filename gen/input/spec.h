@@ -121,6 +121,7 @@ struct spec_agg {
 	bool subtract;		/* take away what an entry of the same table added (count -1, sum -v) */
 	struct spec_col *cols;	/* named columns, in the order written */
 	int nr_cols;
+	struct spec_str stacks;	/* metrics: { stacks: folded }: its stacks as labels; NULL: none */
 	struct spec_loc loc;
 	bool legacy;		/* from 'count:' or 'hist:' */
 };

@@ -324,6 +324,33 @@ static int get_lhist(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
 	return 0;
 }
 
+/* metrics: { stacks: folded | none }: how --metrics exports the aggregate */
+static int get_metrics(struct loader *ld, yaml_node_t *node, struct spec_agg *a)
+{
+	static const char *const keys[] = { "stacks" };
+	yaml_node_pair_t *p;
+	yaml_node_t *val;
+	const char *key;
+	int err;
+
+	if (node->type != YAML_MAPPING_NODE)
+		return node_error(ld, node, "'metrics' is { stacks: folded }");
+	err = check_keys(ld, node, "metrics", keys, ARRAY_SIZE(keys));
+	for_each_pair(ld, node, key, val, p) {
+		if (err)
+			return err;
+		err = get_str(ld, val, key, &a->stacks);	/* "stacks", its one key */
+		if (!err && strcmp(a->stacks.s, "folded") && strcmp(a->stacks.s, "none"))
+			return node_error(ld, val, "unknown stacks '%s' (folded: each stack a label, its frames "
+					  "as -f folds them; none)", a->stacks.s);
+	}
+	if (!err && a->stacks.s && !strcmp(a->stacks.s, "none")) {
+		free(a->stacks.s);
+		a->stacks.s = NULL;
+	}
+	return err;
+}
+
 /* The functions of an aggregate, from their list (model/aggfns.h). */
 static const struct {
 	const char *name;
@@ -499,7 +526,7 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 #define X(id, nm, ...)	nm,
 		AGG_FNS(X)
 #undef X
-		"derive", "unit", "sort", "top", "subtract",
+		"derive", "unit", "sort", "top", "subtract", "metrics",
 	};
 	unsigned int all = (1u << AGG_NR_FNS) - 1, columns = 0;
 	char list[256];
@@ -554,6 +581,8 @@ static int one_agg(struct loader *ld, yaml_node_t *node, struct spec_probe *pr)
 			err = get_bool(ld, val, "subtract", &a->subtract);
 		else if (!strcmp(key, "derive"))
 			err = get_derived(ld, val, a);
+		else if (!strcmp(key, "metrics"))
+			err = get_metrics(ld, val, a);
 		else {
 			err = get_int(ld, val, "top", 1, 1000000, &top);
 			a->top = top;
@@ -671,6 +700,7 @@ void spec_probe_clear(struct spec_probe *pr)
 			free(a->cols[c].val.s);
 		}
 		free(a->cols);
+		free(a->stacks.s);
 	}
 	free(pr->aggs);
 	free(pr->key.s);

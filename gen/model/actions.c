@@ -997,6 +997,7 @@ static int share_table(struct resolver *r, struct pagg *a)
 			t->cols[j].is_signed |= t->cols[j].kind == PCOL_COUNT || t->cols[j].kind == PCOL_SUM;
 	}
 	t->added |= !a->subtract;
+	t->stack_labels |= a->stack_labels;	/* any entry's metrics: is the table's */
 	return 0;
 }
 
@@ -1035,6 +1036,15 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 		err = check_keys(r, &sa->by, &a->keys);
 	if (err)
 		return err;
+	if (sa->stacks.s) {
+		for (int i = 0; i < a->keys.nr && !a->stack_labels; i++)
+			a->stack_labels = pr->vals[a->keys.v[i].val].stack && !a->keys.v[i].caller;
+		if (!a->stack_labels) {
+			spec_error(p->spec, &sa->stacks.loc, 0, "stacks: folded makes the aggregate's stacks "
+				   "labels, and it has none among its keys (by: [comm, kstack])");
+			return -EINVAL;
+		}
+	}
 	for (int f = 0; f < AGG_NR_FNS; f++) {
 		const struct agg_fn_desc *fn = &agg_fns[f];
 

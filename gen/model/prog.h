@@ -226,6 +226,7 @@ struct pagg {
 	struct pcol *cols;	/* named and derived columns */
 	int nr_cols;
 	int sort_col;		/* rows sorted by this column + 1 (not a function's own), 0: by 'sort' */
+	bool stack_labels;	/* --metrics: its stacks are labels (metrics: { stacks: folded }) */
 };
 
 /* One entry of the spec (or one end of a latency pair) on one tracepoint. */

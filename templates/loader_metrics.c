@@ -273,20 +273,79 @@ static void mb_label_value(struct mbuf *b, const char *str, size_t n)
 
 {{#if METRICS_STACKS}}
 /*
- * A stack as a label (metrics: { stacks: folded }): its frames root first,
- * ';' between them, as -f folds them ("a;b;c"; a ';' in a name "\x3b").
+ * The label of each stack a scrape has named, by the key's value (its pid
+ * and stack id, which the stack map gives one stack for good), its kind and
+ * its frames: named once, so that a series keeps its labels when its process
+ * has gone (its user frames would be [unknown] then), and a scrape names
+ * only the stacks that are new. An open-addressing table, at most half full.
  */
-static void mb_stack(struct mbuf *b, const struct col *c, const char *key)
+static struct metric_stack {
+	__u64 v;
+	int kind, frames;
+	char *label;	/* NULL: an empty slot */
+} *metric_stacks;
+static size_t metric_stacks_n, metric_stacks_cap;
+
+static struct metric_stack *metric_stack_slot(struct metric_stack *tab, size_t cap, __u64 v, int kind,
+					      int frames)
+{
+	size_t i = (v * 0x9e3779b97f4a7c15ULL ^ kind ^ (__u64)frames << 8) & (cap - 1);
+
+	while (tab[i].label && (tab[i].v != v || tab[i].kind != kind || tab[i].frames != frames))
+		i = (i + 1) & (cap - 1);
+	return &tab[i];
+}
+
+/* a stack's frames root first, ';' between them, as -f folds them ("a;b;c"; a ';' in a name "\x3b") */
+static const char *metric_stack_label(const struct col *c, __u64 v)
 {
 	unsigned long long ips[TPGEN_STACK_DEPTH];
 	bool user = c->kind == COL_USTACK;
-	int pid, n = stack_read(col_value(c, key), user, c->frames, ips, &pid);
+	struct metric_stack *m;
 	char line[16384];
-	int len;
+	int pid, n;
 
-	len = user ? tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, ips, n, NULL, 0) :
-		     tpgen_stack_folded(syms, line, sizeof(line), NULL, -1, NULL, 0, ips, n);
-	mb_label_value(b, line, len < (int)sizeof(line) ? (size_t)len : strlen(line));
+	if (2 * (metric_stacks_n + 1) > metric_stacks_cap) {
+		size_t cap = metric_stacks_cap ? 2 * metric_stacks_cap : 1024;
+		struct metric_stack *tab = calloc(cap, sizeof(*tab));
+
+		if (!tab)
+			return NULL;
+		for (size_t i = 0; i < metric_stacks_cap; i++)
+			if (metric_stacks[i].label)
+				*metric_stack_slot(tab, cap, metric_stacks[i].v, metric_stacks[i].kind,
+						   metric_stacks[i].frames) = metric_stacks[i];
+		free(metric_stacks);
+		metric_stacks = tab;
+		metric_stacks_cap = cap;
+	}
+	m = metric_stack_slot(metric_stacks, metric_stacks_cap, v, c->kind, c->frames);
+	if (m->label)
+		return m->label;
+	n = stack_read(v, user, c->frames, ips, &pid);
+	if (user)
+		tpgen_stack_folded(syms, line, sizeof(line), NULL, pid, ips, n, NULL, 0);
+	else
+		tpgen_stack_folded(syms, line, sizeof(line), NULL, -1, NULL, 0, ips, n);
+	m->label = strdup(line);
+	if (!m->label)
+		return NULL;
+	m->v = v;
+	m->kind = c->kind;
+	m->frames = c->frames;
+	metric_stacks_n++;
+	return m->label;
+}
+
+/* a stack as a label (metrics: { stacks: folded }) */
+static void mb_stack(struct mbuf *b, const struct col *c, const char *key)
+{
+	const char *label = metric_stack_label(c, col_value(c, key));
+
+	if (!label)
+		b->failed = true;
+	else
+		mb_label_value(b, label, strlen(label));
 }
 
 {{/if}}
@@ -1028,6 +1087,11 @@ static void metrics_stop(void)
 		MHD_stop_daemon(metrics.daemon);
 {{#if METRICS_SYMS}}
 	tpgen_syms_free(metrics.syms);
+{{/if}}
+{{#if METRICS_STACKS}}
+	for (size_t i = 0; i < metric_stacks_cap; i++)
+		free(metric_stacks[i].label);
+	free(metric_stacks);
 {{/if}}
 	for (size_t i = 0; i < sizeof(aggs) / sizeof(aggs[0]); i++) {
 		for (int j = 0; j < metrics.kept[i].n; j++)

@@ -78,6 +78,11 @@ o = series(om(open(sys.argv[2]).read()))
 missing = t - o
 assert not missing, sorted(missing)[:5]
 PY
+	# specs/offcputime.yaml asks for its stacks as labels: folded, as -f folds them
+	if [ "$tool" = offcputime ]; then
+		grep -q '^offcputime_off_cpu_time_sum_seconds_total{comm="[^"]*",kstack="[^"]*;__schedule",ustack="' \
+			"$T/$tool.prom" || fail "offcputime: no kstack label ending in __schedule"
+	fi
 	if [ $n = 0 ]; then
 		# the format each Accept asks for; none, or one of neither, is 0.0.4
 		while IFS='|' read -r accept want; do

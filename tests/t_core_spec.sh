@@ -78,7 +78,7 @@ YAML
 "$TPGEN" --kernel k spec.yaml -o core || fail "tpgen --kernel k"
 grep -q 'CO-RE: struct trace_event_raw_sched_switch' core/corecheck/corecheck.ctx.h || fail "sched_switch is not CO-RE"
 grep -q 'CO-RE: struct syscall_trace_enter' core/corecheck/corecheck.ctx.h || fail "sys_enter_kill is not CO-RE"
-grep -q '__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, prev_pid, 32, 4)' core/corecheck/corecheck.ctx.h ||
+grep -q '__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, prev_pid, 32)' core/corecheck/corecheck.ctx.h ||
 	fail "the header does not carry the doctored layout"
 grep -q 'field_layout' core/corecheck/corecheck.c && fail "the CO-RE tool checks layouts CO-RE relocates"
 make -s -C core/corecheck EXTRA_CFLAGS=-Werror >build.log 2>&1 || { cat build.log; fail "build (CO-RE)"; }

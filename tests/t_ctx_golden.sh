@@ -32,7 +32,7 @@ for want in 'char prev_comm\[16\];.*char\[TASK_COMM_LEN\], 8' \
 	    '__u32 __data_loc_name;' '__u32 __rel_loc_rel;' '__u8 saddr\[16\];' \
 	    '__u8 __pad_17\[7\];' '} __attribute__((packed));' 'struct other__sched_switch_ctx {' \
 	    '^/\* ftrace/print \*/$' '^#define dynamic_ctx__read_addrs(ctx, dst, max)' \
-	    '^__TPGEN_FIELD(sched__sched_switch_ctx, prev_comm, 8, 16);$' '^__TPGEN_SIZE(packed_ctx, 24);$' \
+	    '^__TPGEN_FIELD(sched__sched_switch_ctx, prev_comm, 8, 16);$' '^__TPGEN_OFFSET(sched__sched_switch_ctx, prev_pid, 24);$' '^__TPGEN_SIZE(packed_ctx, 24);$' \
 	    '^struct tpgen_trace_entry {$' '^	struct tpgen_trace_entry ent __tpgen_no_bpf;' \
 	    '^__TPGEN_FIELD(tpgen_trace_entry, pid, 4, 4);$' \
 	    '^#ifndef __TPGEN_CTX_sched__sched_switch_ctx$'; do
@@ -51,6 +51,19 @@ for c in alone types; do
 	clang -Wall -Wextra -Werror -c "$T/$c.c" -o /dev/null || fail "clang host: $c"
 done
 "$TPGEN" headers --tracefs $fx -o /dev/null && [ -c /dev/null ] || fail "-o /dev/null replaced the device"
+
+# the layout asserts catch a header the compiler lays out otherwise: a member
+# moved (its offset, __TPGEN_OFFSET), an array one short (its size, though
+# the next member's offset is the same: __TPGEN_FIELD)
+sed '/^\t__s32 prev_pid;/d; s/^\t__s32 prev_prio;.*/&\n\t__s32 prev_pid;/' "$T/stdout.h" > "$T/moved.h"
+sed 's/^\tchar prev_comm\[16\];/\tchar prev_comm[15];/' "$T/stdout.h" > "$T/short.h"
+for h in moved short; do
+	cmp -s "$T/stdout.h" "$T/$h.h" && fail "the $h header is not doctored"
+	printf '#include "%s"\n' "$T/$h.h" > "$T/$h.c"
+	clang $BPF_CFLAGS -c "$T/$h.c" -o /dev/null 2> "$T/$h.err" &&
+		fail "the $h header compiled"
+	grep -q "static assertion failed\|static_assert" "$T/$h.err" || fail "$h: $(head -3 "$T/$h.err")"
+done
 
 # accessor names never clash: <struct>__get_, __len_, __read_ + the field's name
 acc=tests/fixtures/accessors

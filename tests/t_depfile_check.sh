@@ -42,7 +42,7 @@ sed -i 's/field:pid_t pid;\toffset:12;/field:pid_t pid;\toffset:24;/; s/old_pid;
 grep -q '^ctx.h: stale$' check.err || fail "--check did not name the stale file: $(cat check.err)"
 make -s user.o || fail "rebuild after a change failed"
 [ "$(stat -c %Y user.o)" != "$o1" ] || fail "user.o not rebuilt after the header changed"
-grep -q '^__TPGEN_FIELD(sched_process_exec_ctx, pid, 24, 4);$' ctx.h ||
+grep -q '^__TPGEN_OFFSET(sched_process_exec_ctx, pid, 24);$' ctx.h ||
 	fail "header does not carry the changed offset"
 "$TPGEN" headers --tracefs events -o ctx.h --check 'sched/*' || fail "--check failed after regenerating"
 echo "depfile, make reruns, mtime kept, --check: ok"

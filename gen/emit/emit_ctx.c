@@ -325,6 +325,27 @@ static void emit_struct(struct strbuf *out, const struct tp_event *ev, int ncomm
 	sb_add(out, ";\n", 2);
 }
 
+/*
+ * Is a member's size its type's alone, asserted once for the header? A
+ * fixed-width integer (ctx_helpers asserts each size), __data_loc's __u32
+ * among them. Its offset is enough to assert. An array's size is tpgen's
+ * count too, asserted with the member.
+ */
+static bool sized_by_type(const struct tp_field *f)
+{
+	static const char *const fixed[] = {
+		"__u8", "__s8", "__u16", "__s16", "__u32", "__s32", "__u64", "__s64",
+	};
+	size_t i;
+
+	if (f->kind != FIELD_SCALAR && f->kind != FIELD_DATA_LOC && f->kind != FIELD_REL_LOC)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(fixed); i++)
+		if (!strcmp(f->ctype, fixed[i]))
+			return true;
+	return false;
+}
+
 static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncommon)
 {
 	int i;
@@ -336,7 +357,7 @@ static void emit_asserts(struct strbuf *out, const struct tp_event *ev, int ncom
 	sb_add(out, ");\n", 3);
 	for (i = ncommon; i < ev->nr_fields; i++) {
 		const struct tp_field *f = &ev->fields[i];
-		bool flex = f->kind == FIELD_FLEX;
+		bool flex = f->kind == FIELD_FLEX || sized_by_type(f);
 
 		if (ev->core_class && f->core_static)
 			continue;

@@ -4,7 +4,8 @@
  * Tracepoint context structs: one per event, laid out exactly as the kernel's
  * record (tracefs format files), for SEC("tp/<sys>/<event>") programs.
  *
- * __TPGEN_FIELD() asserts each field's offset and size, __TPGEN_SIZE() each
+ * __TPGEN_FIELD() asserts each field's offset and size (__TPGEN_OFFSET() the
+ * offset of one whose type's size is asserted once), __TPGEN_SIZE() each
  * record's size: the compiler lays every struct out as the format files read
  * by tpgen say. Those are the files of the kernel named above; nothing here can
  * tell which kernel a program is loaded on. For another kernel, regenerate the
@@ -49,13 +50,18 @@ typedef long long unsigned int __u64;
  * and size_t literals cost clang less than one && and int literals: with
  * thousands of them, that decides whether the header compiles faster than
  * vmlinux.h. A failure names the struct and member (clang prints the
- * condition, gcc the line).
+ * condition, gcc the line). A member of a fixed-width integer type has its
+ * type's size, asserted here once: __TPGEN_OFFSET() asserts its offset
+ * alone (those members' sizes were half the header's compile time).
  */
 #define __TPGEN_FIELD(s, m, off, size)						\
 	_Static_assert(__builtin_offsetof(struct s, m) == off##ul, "");		\
 	_Static_assert(sizeof(((struct s *)0)->m) == size##ul, "")
 #define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, "")
 #define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)
+_Static_assert(sizeof(__u8) == 1ul && sizeof(__s8) == 1ul && sizeof(__u16) == 2ul &&
+	       sizeof(__s16) == 2ul && sizeof(__u32) == 4ul && sizeof(__s32) == 4ul &&
+	       sizeof(__u64) == 8ul && sizeof(__s64) == 8ul, "fixed-width types");
 
 /* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */
 #define __tpgen_data_loc(s, ctx, loc, type) ({					\
@@ -192,12 +198,12 @@ struct accessors_ctx {
 	__tpgen_read_str(dst, size, accessors_ctx__get_get_read_x(ctx), 0xffff)
 #endif
 __TPGEN_SIZE(accessors_ctx, 40);
-__TPGEN_FIELD(accessors_ctx, __data_loc_x, 8, 4);
-__TPGEN_FIELD(accessors_ctx, __data_loc_x_len, 12, 4);
-__TPGEN_FIELD(accessors_ctx, __data_loc_read_x, 16, 4);
+__TPGEN_OFFSET(accessors_ctx, __data_loc_x, 8);
+__TPGEN_OFFSET(accessors_ctx, __data_loc_x_len, 12);
+__TPGEN_OFFSET(accessors_ctx, __data_loc_read_x, 16);
 __TPGEN_FIELD(accessors_ctx, get_x, 20, 8);
-__TPGEN_FIELD(accessors_ctx, __data_loc_len_x, 28, 4);
-__TPGEN_FIELD(accessors_ctx, __rel_loc_get_read_x, 32, 4);
-__TPGEN_FIELD(accessors_ctx, len_len_x, 36, 4);
+__TPGEN_OFFSET(accessors_ctx, __data_loc_len_x, 28);
+__TPGEN_OFFSET(accessors_ctx, __rel_loc_get_read_x, 32);
+__TPGEN_OFFSET(accessors_ctx, len_len_x, 36);
 
 #endif /* __TPGEN_CTX_H */

@@ -4,7 +4,8 @@
  * Tracepoint context structs: one per event, laid out exactly as the kernel's
  * record (tracefs format files), for SEC("tp/<sys>/<event>") programs.
  *
- * __TPGEN_FIELD() asserts each field's offset and size, __TPGEN_SIZE() each
+ * __TPGEN_FIELD() asserts each field's offset and size (__TPGEN_OFFSET() the
+ * offset of one whose type's size is asserted once), __TPGEN_SIZE() each
  * record's size: the compiler lays every struct out as the format files read
  * by tpgen say. Those are the files of the kernel named above; nothing here can
  * tell which kernel a program is loaded on. For another kernel, regenerate the
@@ -49,13 +50,18 @@ typedef long long unsigned int __u64;
  * and size_t literals cost clang less than one && and int literals: with
  * thousands of them, that decides whether the header compiles faster than
  * vmlinux.h. A failure names the struct and member (clang prints the
- * condition, gcc the line).
+ * condition, gcc the line). A member of a fixed-width integer type has its
+ * type's size, asserted here once: __TPGEN_OFFSET() asserts its offset
+ * alone (those members' sizes were half the header's compile time).
  */
 #define __TPGEN_FIELD(s, m, off, size)						\
 	_Static_assert(__builtin_offsetof(struct s, m) == off##ul, "");		\
 	_Static_assert(sizeof(((struct s *)0)->m) == size##ul, "")
 #define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, "")
 #define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)
+_Static_assert(sizeof(__u8) == 1ul && sizeof(__s8) == 1ul && sizeof(__u16) == 2ul &&
+	       sizeof(__s16) == 2ul && sizeof(__u32) == 4ul && sizeof(__s32) == 4ul &&
+	       sizeof(__u64) == 8ul && sizeof(__s64) == 8ul, "fixed-width types");
 
 /* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */
 #define __tpgen_data_loc(s, ctx, loc, type) ({					\
@@ -160,8 +166,8 @@ struct function_ctx {
 };
 #endif
 __TPGEN_SIZE(function_ctx, 24);
-__TPGEN_FIELD(function_ctx, ip, 8, 8);
-__TPGEN_FIELD(function_ctx, parent_ip, 16, 8);
+__TPGEN_OFFSET(function_ctx, ip, 8);
+__TPGEN_OFFSET(function_ctx, parent_ip, 16);
 __TPGEN_OFFSET(function_ctx, args, 24);
 
 #ifndef __TPGEN_CTX_kernel_stack_ctx
@@ -177,7 +183,7 @@ struct kernel_stack_ctx {
 	__tpgen_read_array(kernel_stack_ctx, ctx, caller, dst, size)
 #endif
 __TPGEN_SIZE(kernel_stack_ctx, 80);
-__TPGEN_FIELD(kernel_stack_ctx, size, 8, 4);
+__TPGEN_OFFSET(kernel_stack_ctx, size, 8);
 __TPGEN_FIELD(kernel_stack_ctx, caller, 16, 64);
 
 #ifndef __TPGEN_CTX_print_ctx
@@ -190,7 +196,7 @@ struct print_ctx {
 };
 #endif
 __TPGEN_SIZE(print_ctx, 16);
-__TPGEN_FIELD(print_ctx, ip, 8, 8);
+__TPGEN_OFFSET(print_ctx, ip, 8);
 __TPGEN_OFFSET(print_ctx, buf, 16);
 
 #ifndef __TPGEN_CTX_dynamic_ctx
@@ -237,12 +243,12 @@ struct dynamic_ctx {
 	__tpgen_read_elems(dst, max, dynamic_ctx__get_lens(ctx), dynamic_ctx__len_lens(ctx))
 #endif
 __TPGEN_SIZE(dynamic_ctx, 32);
-__TPGEN_FIELD(dynamic_ctx, __data_loc_name, 8, 4);
-__TPGEN_FIELD(dynamic_ctx, __data_loc_addrs, 12, 4);
-__TPGEN_FIELD(dynamic_ctx, __data_loc_cpumask, 16, 4);
-__TPGEN_FIELD(dynamic_ctx, __rel_loc_rel, 20, 4);
-__TPGEN_FIELD(dynamic_ctx, __rel_loc_lens, 24, 4);
-__TPGEN_FIELD(dynamic_ctx, after, 28, 4);
+__TPGEN_OFFSET(dynamic_ctx, __data_loc_name, 8);
+__TPGEN_OFFSET(dynamic_ctx, __data_loc_addrs, 12);
+__TPGEN_OFFSET(dynamic_ctx, __data_loc_cpumask, 16);
+__TPGEN_OFFSET(dynamic_ctx, __rel_loc_rel, 20);
+__TPGEN_OFFSET(dynamic_ctx, __rel_loc_lens, 24);
+__TPGEN_OFFSET(dynamic_ctx, after, 28);
 
 #ifndef __TPGEN_CTX_packed_ctx
 #define __TPGEN_CTX_packed_ctx
@@ -256,9 +262,9 @@ struct packed_ctx {
 } __attribute__((packed));
 #endif
 __TPGEN_SIZE(packed_ctx, 24);
-__TPGEN_FIELD(packed_ctx, kind, 8, 1);
-__TPGEN_FIELD(packed_ctx, func, 9, 8);
-__TPGEN_FIELD(packed_ctx, depth, 17, 4);
+__TPGEN_OFFSET(packed_ctx, kind, 8);
+__TPGEN_OFFSET(packed_ctx, func, 9);
+__TPGEN_OFFSET(packed_ctx, depth, 17);
 
 #ifndef __TPGEN_CTX_pointers_ctx
 #define __TPGEN_CTX_pointers_ctx
@@ -310,18 +316,18 @@ struct typedefs_ctx {
 	__tpgen_read_array(typedefs_ctx, ctx, mac, dst, size)
 #endif
 __TPGEN_SIZE(typedefs_ctx, 80);
-__TPGEN_FIELD(typedefs_ctx, dev, 8, 4);
-__TPGEN_FIELD(typedefs_ctx, ino, 16, 8);
-__TPGEN_FIELD(typedefs_ctx, ctx_id, 24, 8);
-__TPGEN_FIELD(typedefs_ctx, dir, 32, 4);
-__TPGEN_FIELD(typedefs_ctx, flag, 36, 1);
-__TPGEN_FIELD(typedefs_ctx, tiny, 37, 1);
-__TPGEN_FIELD(typedefs_ctx, sh, 38, 2);
-__TPGEN_FIELD(typedefs_ctx, which, 40, 4);
-__TPGEN_FIELD(typedefs_ctx, mask, 48, 8);
+__TPGEN_OFFSET(typedefs_ctx, dev, 8);
+__TPGEN_OFFSET(typedefs_ctx, ino, 16);
+__TPGEN_OFFSET(typedefs_ctx, ctx_id, 24);
+__TPGEN_OFFSET(typedefs_ctx, dir, 32);
+__TPGEN_OFFSET(typedefs_ctx, flag, 36);
+__TPGEN_OFFSET(typedefs_ctx, tiny, 37);
+__TPGEN_OFFSET(typedefs_ctx, sh, 38);
+__TPGEN_OFFSET(typedefs_ctx, which, 40);
+__TPGEN_OFFSET(typedefs_ctx, mask, 48);
 __TPGEN_FIELD(typedefs_ctx, saddr, 56, 16);
 __TPGEN_FIELD(typedefs_ctx, mac, 72, 6);
-__TPGEN_FIELD(typedefs_ctx, odd3, 78, 1);
+__TPGEN_OFFSET(typedefs_ctx, odd3, 78);
 
 #ifndef __TPGEN_CTX_with_dash_ctx
 #define __TPGEN_CTX_with_dash_ctx
@@ -340,9 +346,9 @@ struct with_dash_ctx {
 	__tpgen_read_str(dst, size, with_dash_ctx__get_struct_(ctx), 0xffff)
 #endif
 __TPGEN_SIZE(with_dash_ctx, 20);
-__TPGEN_FIELD(with_dash_ctx, default_, 8, 4);
-__TPGEN_FIELD(with_dash_ctx, switch_, 12, 4);
-__TPGEN_FIELD(with_dash_ctx, __data_loc_struct_, 16, 4);
+__TPGEN_OFFSET(with_dash_ctx, default_, 8);
+__TPGEN_OFFSET(with_dash_ctx, switch_, 12);
+__TPGEN_OFFSET(with_dash_ctx, __data_loc_struct_, 16);
 
 #ifndef __TPGEN_CTX_other__sched_switch_ctx
 #define __TPGEN_CTX_other__sched_switch_ctx
@@ -353,7 +359,7 @@ struct other__sched_switch_ctx {
 };
 #endif
 __TPGEN_SIZE(other__sched_switch_ctx, 12);
-__TPGEN_FIELD(other__sched_switch_ctx, cpu, 8, 4);
+__TPGEN_OFFSET(other__sched_switch_ctx, cpu, 8);
 
 #ifndef __TPGEN_CTX_sched_process_exec_ctx
 #define __TPGEN_CTX_sched_process_exec_ctx
@@ -372,9 +378,9 @@ struct sched_process_exec_ctx {
 	__tpgen_read_str(dst, size, sched_process_exec_ctx__get_filename(ctx), 0xffff)
 #endif
 __TPGEN_SIZE(sched_process_exec_ctx, 20);
-__TPGEN_FIELD(sched_process_exec_ctx, __data_loc_filename, 8, 4);
-__TPGEN_FIELD(sched_process_exec_ctx, pid, 12, 4);
-__TPGEN_FIELD(sched_process_exec_ctx, old_pid, 16, 4);
+__TPGEN_OFFSET(sched_process_exec_ctx, __data_loc_filename, 8);
+__TPGEN_OFFSET(sched_process_exec_ctx, pid, 12);
+__TPGEN_OFFSET(sched_process_exec_ctx, old_pid, 16);
 
 #ifndef __TPGEN_CTX_sched__sched_switch_ctx
 #define __TPGEN_CTX_sched__sched_switch_ctx
@@ -396,12 +402,12 @@ struct sched__sched_switch_ctx {
 #endif
 __TPGEN_SIZE(sched__sched_switch_ctx, 64);
 __TPGEN_FIELD(sched__sched_switch_ctx, prev_comm, 8, 16);
-__TPGEN_FIELD(sched__sched_switch_ctx, prev_pid, 24, 4);
-__TPGEN_FIELD(sched__sched_switch_ctx, prev_prio, 28, 4);
-__TPGEN_FIELD(sched__sched_switch_ctx, prev_state, 32, 8);
+__TPGEN_OFFSET(sched__sched_switch_ctx, prev_pid, 24);
+__TPGEN_OFFSET(sched__sched_switch_ctx, prev_prio, 28);
+__TPGEN_OFFSET(sched__sched_switch_ctx, prev_state, 32);
 __TPGEN_FIELD(sched__sched_switch_ctx, next_comm, 40, 16);
-__TPGEN_FIELD(sched__sched_switch_ctx, next_pid, 56, 4);
-__TPGEN_FIELD(sched__sched_switch_ctx, next_prio, 60, 4);
+__TPGEN_OFFSET(sched__sched_switch_ctx, next_pid, 56);
+__TPGEN_OFFSET(sched__sched_switch_ctx, next_prio, 60);
 
 #ifndef __TPGEN_CTX_x86_fpu_before_save_ctx
 #define __TPGEN_CTX_x86_fpu_before_save_ctx
@@ -417,8 +423,8 @@ struct x86_fpu_before_save_ctx {
 #endif
 __TPGEN_SIZE(x86_fpu_before_save_ctx, 40);
 __TPGEN_FIELD(x86_fpu_before_save_ctx, fpu, 8, 8);
-__TPGEN_FIELD(x86_fpu_before_save_ctx, load_fpu, 16, 1);
-__TPGEN_FIELD(x86_fpu_before_save_ctx, xfeatures, 24, 8);
-__TPGEN_FIELD(x86_fpu_before_save_ctx, xcomp_bv, 32, 8);
+__TPGEN_OFFSET(x86_fpu_before_save_ctx, load_fpu, 16);
+__TPGEN_OFFSET(x86_fpu_before_save_ctx, xfeatures, 24);
+__TPGEN_OFFSET(x86_fpu_before_save_ctx, xcomp_bv, 32);
 
 #endif /* __TPGEN_CTX_H */

@@ -4,7 +4,8 @@
  * Tracepoint context structs: one per event, laid out exactly as the kernel's
  * record (tracefs format files), for SEC("tp/<sys>/<event>") programs.
  *
- * __TPGEN_FIELD() asserts each field's offset and size, __TPGEN_SIZE() each
+ * __TPGEN_FIELD() asserts each field's offset and size (__TPGEN_OFFSET() the
+ * offset of one whose type's size is asserted once), __TPGEN_SIZE() each
  * record's size: the compiler lays every struct out as the format files read
  * by tpgen say. Those are the files of the kernel named above; nothing here can
  * tell which kernel a program is loaded on. For another kernel, regenerate the
@@ -49,13 +50,18 @@ typedef long long unsigned int __u64;
  * and size_t literals cost clang less than one && and int literals: with
  * thousands of them, that decides whether the header compiles faster than
  * vmlinux.h. A failure names the struct and member (clang prints the
- * condition, gcc the line).
+ * condition, gcc the line). A member of a fixed-width integer type has its
+ * type's size, asserted here once: __TPGEN_OFFSET() asserts its offset
+ * alone (those members' sizes were half the header's compile time).
  */
 #define __TPGEN_FIELD(s, m, off, size)						\
 	_Static_assert(__builtin_offsetof(struct s, m) == off##ul, "");		\
 	_Static_assert(sizeof(((struct s *)0)->m) == size##ul, "")
 #define __TPGEN_OFFSET(s, m, off) _Static_assert(__builtin_offsetof(struct s, m) == off##ul, "")
 #define __TPGEN_SIZE(s, size) _Static_assert(sizeof(struct s) == size##ul, #s)
+_Static_assert(sizeof(__u8) == 1ul && sizeof(__s8) == 1ul && sizeof(__u16) == 2ul &&
+	       sizeof(__s16) == 2ul && sizeof(__u32) == 4ul && sizeof(__s32) == 4ul &&
+	       sizeof(__u64) == 8ul && sizeof(__s64) == 8ul, "fixed-width types");
 
 /* __data_loc: the data is (loc & 0xffff) bytes from the record, (loc >> 16) bytes long */
 #define __tpgen_data_loc(s, ctx, loc, type) ({					\
@@ -210,9 +216,9 @@ struct trace_event_raw_sched_process_exec___tpgen {
 } __tpgen_core;
 #endif
 __TPGEN_SIZE(trace_event_raw_sched_process_exec___tpgen, 20);
-__TPGEN_FIELD(trace_event_raw_sched_process_exec___tpgen, __data_loc_filename, 8, 4);
-__TPGEN_FIELD(trace_event_raw_sched_process_exec___tpgen, pid, 12, 4);
-__TPGEN_FIELD(trace_event_raw_sched_process_exec___tpgen, old_pid, 16, 4);
+__TPGEN_OFFSET(trace_event_raw_sched_process_exec___tpgen, __data_loc_filename, 8);
+__TPGEN_OFFSET(trace_event_raw_sched_process_exec___tpgen, pid, 12);
+__TPGEN_OFFSET(trace_event_raw_sched_process_exec___tpgen, old_pid, 16);
 #ifndef __TPGEN_CTX_sched_process_exec_ctx
 #define __TPGEN_CTX_sched_process_exec_ctx
 #define sched_process_exec_ctx trace_event_raw_sched_process_exec___tpgen
@@ -240,12 +246,12 @@ struct trace_event_raw_sched_switch___tpgen {
 #endif
 __TPGEN_SIZE(trace_event_raw_sched_switch___tpgen, 64);
 __TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, prev_comm, 8, 16);
-__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, prev_pid, 24, 4);
-__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, prev_prio, 28, 4);
-__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, prev_state, 32, 8);
+__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, prev_pid, 24);
+__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, prev_prio, 28);
+__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, prev_state, 32);
 __TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, next_comm, 40, 16);
-__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, next_pid, 56, 4);
-__TPGEN_FIELD(trace_event_raw_sched_switch___tpgen, next_prio, 60, 4);
+__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, next_pid, 56);
+__TPGEN_OFFSET(trace_event_raw_sched_switch___tpgen, next_prio, 60);
 #ifndef __TPGEN_CTX_sched_switch_ctx
 #define __TPGEN_CTX_sched_switch_ctx
 #define sched_switch_ctx trace_event_raw_sched_switch___tpgen
@@ -270,8 +276,8 @@ struct sched_wakeup_ctx {
 #endif
 __TPGEN_SIZE(sched_wakeup_ctx, 36);
 __TPGEN_FIELD(sched_wakeup_ctx, comm, 8, 16);
-__TPGEN_FIELD(sched_wakeup_ctx, pid, 24, 4);
-__TPGEN_FIELD(sched_wakeup_ctx, prio, 28, 4);
-__TPGEN_FIELD(sched_wakeup_ctx, target_cpu, 32, 4);
+__TPGEN_OFFSET(sched_wakeup_ctx, pid, 24);
+__TPGEN_OFFSET(sched_wakeup_ctx, prio, 28);
+__TPGEN_OFFSET(sched_wakeup_ctx, target_cpu, 32);
 
 #endif /* __SCHEDSNOOP_CTX_H */

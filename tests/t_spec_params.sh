@@ -184,11 +184,16 @@ bad=$(grep '"event":"sched/sched_switch"' "$T/runqslower.out" | grep -vE "\"comm
 diff=$((ours > theirs ? ours - theirs : theirs - ours))
 [ $((diff * 10)) -le $((ours > theirs ? ours : theirs)) ] || [ $diff -le 2 ] ||
 	fail "runqslower: $ours waits of process $watched over 5 ms, libbpf-tools' runqslower $theirs"
-# the same waits: in order, each measured within 100 us of the peer's (two programs, two clocks read)
+# the same waits: in order, 19 of 20 measured within 100 us of the peer's and
+# every one within 500. Two programs read two clocks on one event: a few us
+# apart, but a hypervisor that takes the CPU between them stretches that (300 us
+# seen between two reads of one bpftrace program; 106 us here once in CI).
 if [ "$ours" = "$theirs" ]; then
 	grep '"event":"sched/sched_switch"' "$T/runqslower.out" | sed 's/.*"lat_us":\([0-9]*\),.*/\1/' > "$T/ours.lat"
 	awk -v p="$watched" '$3 == p { print $4 }' "$T/peer.out" > "$T/theirs.lat"
-	paste "$T/ours.lat" "$T/theirs.lat" | awk '{ d = $1 - $2; if (d < -100 || d > 100) { print; exit 1 } }' > "$T/lat.diff" ||
-		fail "runqslower: a wait measured $(cat "$T/lat.diff") (ours, libbpf-tools')"
+	paste "$T/ours.lat" "$T/theirs.lat" | awk '{ d = $1 - $2; if (d < 0) d = -d; n++
+		if (d > 500) { print "over 500 us:", $0; exit 1 } if (d > 100) { far++; print }
+		} END { if (far * 20 > n) { print far " of " n " over 100 us"; exit 1 } }' > "$T/lat.diff" ||
+		fail "runqslower: waits measured apart (ours, libbpf-tools'): $(tr '\n' ' ' < "$T/lat.diff")"
 fi
 echo "ok: $checked values refused, 3 attach types live, runqslower $ours waits (libbpf-tools: $theirs)"

@@ -382,6 +382,15 @@ static void emit_aggs(struct strbuf *sb, const struct pprobe *pr)
 		sb_putc(sb, '\n');
 		if (a->key_struct)
 			emit_key_init(sb, pr, &a->keys);
+		if (a->rows) {
+			/* the key's first values: rows of the global array, no lookup */
+			const char *k = pr->scratch_size ? "key->" : "key.";
+			/* a signed key's negative values are the map's */
+			const char *cast = a->rows_signed ? "(__u64)" : "";
+
+			sb_printf(sb, "\t\tif (%s%s%s < %u)\n\t\t\tval = &%s[%s%s];\n\t\telse\n\t", cast, k,
+				  a->keys.v[0].cname, a->rows, a->rows_ident, k, a->keys.v[0].cname);
+		}
 		sb_printf(sb, "\t\tval = tpgen_lookup_or_try_init(&%s, %s, &%s_zero);\n", a->map,
 			  a->key_struct && pr->scratch_size ? "key" : "&key", a->map);
 		sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",

@@ -650,12 +650,16 @@ void emit_aggs_table(struct strbuf *sb, struct strbuf *setup, const struct prog 
 			sb_printf(sb, "\t\t.sort = 0x%x,\n\t\t.top = %d,\n", a->sort, a->top);
 			if (a->running)
 				sb_puts(sb, "\t\t.running = true,\n");
+			if (a->rows)
+				sb_printf(sb, "\t\t.nrows = %u,\n", a->rows);
 			emit_xcols(sb, a);
 			sb_puts(sb, "\t},\n");
 			if (a->global)
 				sb_printf(setup, "aggs[%d].mem = &skel->bss->%s;\n", n, a->map);
 			else
 				sb_printf(setup, "aggs[%d].fd = bpf_map__fd(skel->maps.%s);\n", n, a->map);
+			if (a->rows)
+				sb_printf(setup, "aggs[%d].mem = skel->bss->%s;\n", n, a->rows_ident);
 			free(key);
 			n++;
 		}

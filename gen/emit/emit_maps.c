@@ -142,6 +142,12 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 					  pr->vals[a->val[f]].is_signed ? fn->init_s : fn->init_u);
 			}
 			sb_puts(sb, n ? " };\n" : ";\n");
+			if (a->rows) {
+				sb_puts(sb, "/* ... and its rows of ");
+				c_comment_text(sb, a->keys.v[0].name);
+				sb_printf(sb, " 0 to %u, indexed by it: no lookup */\nstruct %s %s[%u] = {};\n",
+					  a->rows - 1, a->val_struct, a->rows_ident, a->rows);
+			}
 		}
 	}
 }

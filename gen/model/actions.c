@@ -904,6 +904,86 @@ static int agg_cols(struct resolver *r, struct pagg *a)
 }
 
 /* The aggregate named 'name' an entry resolved before, or NULL. */
+static struct pagg *find_table(struct prog *p, const struct pagg *a);
+
+/*
+ * A key of one number whose values the kernel names (a print fmt's
+ * symbols, an enum, the syscall table), all of them small: the rows of
+ * those values are a global array (struct pagg's rows). Its size: the
+ * largest named value + 1, at most TPGEN_ROWS_MAX rows and
+ * TPGEN_ROWS_BYTES bytes; 0: a map alone.
+ */
+#define TPGEN_ROWS_MAX		1024
+#define TPGEN_ROWS_BYTES	65536
+
+/* The bytes of an aggregate's value, as gen/emit/emit_maps.c declares it: __u64 members. */
+static size_t agg_val_size(const struct pagg *a)
+{
+	size_t n = 0;
+
+	for (int f = 0; f < AGG_NR_FNS; f++) {
+		if (!(a->fns & (1u << f)))
+			continue;
+		if (agg_fns[f].type == AGG_M_U64 || agg_fns[f].type == AGG_M_VALUE)
+			n += 8;
+		else if (agg_fns[f].type == AGG_M_SLOTS)
+			n += 8 * (size_t)a->nslots;
+		if (agg_fns[f].metrics_sum)
+			n += 8;
+	}
+	for (int j = 0; j < a->nr_cols; j++)
+		n += a->cols[j].cname ? 8 : 0;
+	return n;
+}
+
+static unsigned int key_rows(const struct pprobe *pr, const struct pagg *a, size_t val_size)
+{
+	const struct pitem *k = a->keys.nr == 1 ? &a->keys.v[0] : NULL;
+	const struct pvalue *v = k ? &pr->vals[k->val] : NULL;
+	unsigned long long max = 0;
+
+	if (!k || v->kind != PV_INT || v->stack || !k->dec || k->dec->value_c || !k->dec->nr_syms ||
+	    (k->dec->kind != DECODE_SYMBOLIC && k->dec->kind != DECODE_SYSCALL))
+		return 0;
+	for (int i = 0; i < k->dec->nr_syms; i++)
+		if (k->dec->syms[i].value > max)
+			max = k->dec->syms[i].value;
+	if (max >= TPGEN_ROWS_MAX || (max + 1) * val_size > TPGEN_ROWS_BYTES)
+		return 0;
+	return max + 1;
+}
+
+/*
+ * Whether an aggregate's first rows are an array (struct pagg's rows): as
+ * a global, only when it counts or histograms and has no min or max; a
+ * table's other entries index the same array.
+ */
+static void agg_rows(struct resolver *r, struct pagg *a)
+{
+	const struct pagg *t;
+	char *base;
+
+	if (a->feeder) {
+		t = find_table(r->p, a);
+		if (t && t->rows) {
+			a->rows = t->rows;
+			a->rows_ident = xstrdup(t->rows_ident);
+			a->rows_signed = t->rows_signed;
+		}
+		return;
+	}
+	if (!(a->fns & (AGG_COUNT | AGG_HIST | AGG_LHIST)) || (a->fns & (AGG_MIN | AGG_MAX)))
+		return;
+	a->rows = key_rows(r->pr, a, agg_val_size(a));
+	if (!a->rows)
+		return;
+	a->rows_signed = r->pr->vals[a->keys.v[0].val].is_signed;
+	base = xasprintf("%s_rows", a->map);
+	a->rows_ident = prog_ident(r->p, base);
+	free(base);
+}
+
+/* The aggregate named 'name' an entry resolved before, or NULL. */
 static struct pagg *find_table(struct prog *p, const struct pagg *a)
 {
 	for (int i = 0; i < p->nr_probes; i++)
@@ -1141,6 +1221,8 @@ int probe_add_agg_as(struct resolver *r, const struct spec_agg *sa, const char *
 		a->json = a->fns & (AGG_HIST | AGG_LHIST) ? "hist" : "agg";
 	a->json_name = sa->legacy && !(a->fns & AGG_HIST) ? pr->event : a->title;
 	a->global = !a->keys.nr && (a->fns & (AGG_COUNT | AGG_HIST | AGG_LHIST)) && !(a->fns & (AGG_MIN | AGG_MAX));
+	agg_rows(r, a);
+	p->any_global_agg |= a->rows > 0;
 	p->any_agg = true;
 	p->any_global_agg |= a->global;
 	if (a->fns & AGG_HIST)

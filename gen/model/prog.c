@@ -398,6 +398,7 @@ void prog_clear(struct prog *p)
 			free(pr->aggs[j].map);
 			free(pr->aggs[j].key_struct);
 			free(pr->aggs[j].val_struct);
+			free(pr->aggs[j].rows_ident);
 			free(pr->aggs[j].title);
 			for (int c = 0; c < pr->aggs[j].nr_cols; c++) {
 				free(pr->aggs[j].cols[c].cname);

@@ -215,6 +215,16 @@ struct pagg {
 	 */
 	bool global;
 	/*
+	 * One key, a number whose values the kernel names (softirq's vec, a
+	 * syscall): the rows of its values 0 to rows - 1 are an array, a
+	 * global of the program indexed by the key, as libbpf-tools' softirqs
+	 * keeps its counts; other values are in the map. Under the same
+	 * conditions as 'global' (no min or max to start). 0: the map alone.
+	 */
+	unsigned int rows;
+	char *rows_ident;	/* the array */
+	bool rows_signed;	/* the key is signed: its negative values are the map's */
+	/*
 	 * A table of an earlier aggregate of the same name, which it adds to
 	 * (or subtracts from): its map, structs and loader entry are that
 	 * one's, declared and printed once.

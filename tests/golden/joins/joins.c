@@ -674,7 +674,7 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	if (reset)
 		for (int i = 0; i < n; i++)
 			bpf_map_delete_elem(a->fd, buf + i * row);
-	if (delta)
+	if (delta && n >= 0)
 		n = metrics_delta(a, buf, n);
 	if (n < 0) {
 		free(buf);

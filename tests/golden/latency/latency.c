@@ -401,6 +401,7 @@ struct agg {
 	const char *unit;
 	int fd;
 	void *mem;			/* no key: the BPF program's global, through the skeleton */
+	unsigned int nrows;		/* or the rows of the key's values 0 to nrows - 1 in 'mem' (an array) */
 	unsigned int key_size, val_size;
 	const struct col *keys;
 	int nr_keys;
@@ -719,32 +720,83 @@ static void print_col(const struct col *c, const char *key, bool last)
 }
 
 /*
- * An aggregation without a key, the BPF program's global: its one row,
- * read in place; with 'reset', each __u64 taken and zeroed in one atomic
- * exchange, so that what an event adds meanwhile is in this interval or
- * the next, never lost. All zeros (nothing counted): no row.
+ * A value kept in the BPF program's globals (through the skeleton) into
+ * 'val'; with 'reset', each __u64 taken and zeroed in one atomic exchange,
+ * so that what an event adds meanwhile is in this interval or the next,
+ * never lost. False: all zeros (nothing counted), no row.
  */
+static bool read_value(const struct agg *a, __u64 *mem, bool reset, char *val)
+{
+	bool any = false;
+	__u64 v;
+
+	for (size_t i = 0; i < a->val_size / sizeof(v); i++) {
+		v = reset ? __atomic_exchange_n(&mem[i], 0, __ATOMIC_RELAXED) :
+			    __atomic_load_n(&mem[i], __ATOMIC_RELAXED);
+		memcpy(val + i * sizeof(v), &v, sizeof(v));
+		any |= v != 0;
+	}
+	return any;
+}
+
+/* An aggregation without a key, the BPF program's global: its one row. */
 static int read_global(const struct agg *a, bool reset, char **out)
 {
 	char *buf = calloc(1, a->key_size + a->val_size);
-	__u64 *mem = a->mem, v;
-	bool any = false;
 
 	*out = NULL;
 	if (!buf)
 		return -ENOMEM;
-	for (size_t i = 0; i < a->val_size / sizeof(v); i++) {
-		v = reset ? __atomic_exchange_n(&mem[i], 0, __ATOMIC_RELAXED) :
-			    __atomic_load_n(&mem[i], __ATOMIC_RELAXED);
-		memcpy(buf + a->key_size + i * sizeof(v), &v, sizeof(v));
-		any |= v != 0;
-	}
-	if (!any) {
+	if (!read_value(a, a->mem, reset, buf + a->key_size)) {
 		free(buf);
 		return 0;
 	}
 	*out = buf;
 	return 1;
+}
+
+/*
+ * The rows of a key's values 0 to nrows - 1, the BPF program's global
+ * array (the map has the others): appended to the n rows in *buf, each
+ * with its index as the key. Returns the number of rows in *buf now.
+ */
+static int read_indexed(const struct agg *a, bool reset, char **buf, int *cap, int n)
+{
+	const struct col *k = &a->keys[0];
+	size_t row = a->key_size + a->val_size;
+
+	for (unsigned int i = 0; i < a->nrows; i++) {
+		char *key;
+
+		if (n == *cap) {
+			char *nbuf = realloc(*buf, (*cap = *cap ? *cap * 2 : 256) * row);
+
+			if (!nbuf)
+				return -ENOMEM;
+			*buf = nbuf;
+		}
+		key = *buf + n * row;
+		if (!read_value(a, (__u64 *)((char *)a->mem + (size_t)i * a->val_size), reset, key + a->key_size))
+			continue;
+		memset(key, 0, a->key_size);
+		if (k->size == 1) {
+			key[k->off] = (char)i;
+		} else if (k->size == 2) {
+			__u16 v = i;
+
+			memcpy(key + k->off, &v, sizeof(v));
+		} else if (k->size == 4) {
+			__u32 v = i;
+
+			memcpy(key + k->off, &v, sizeof(v));
+		} else {
+			__u64 v = i;
+
+			memcpy(key + k->off, &v, sizeof(v));
+		}
+		n++;
+	}
+	return n;
 }
 
 static int metrics_delta(const struct agg *a, char *buf, int n);
@@ -763,7 +815,7 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 
 	if (delta)
 		reset = false;
-	if (a->mem) {
+	if (a->mem && !a->nrows) {
 		n = read_global(a, reset, out);
 		return n > 0 && delta ? metrics_delta(a, *out, n) : n;
 	}
@@ -794,7 +846,9 @@ static int read_rows(const struct agg *a, bool reset, char **out)
 	if (reset)
 		for (int i = 0; i < n; i++)
 			bpf_map_delete_elem(a->fd, buf + i * row);
-	if (delta)
+	if (a->nrows)
+		n = read_indexed(a, reset, &buf, &cap, n);
+	if (delta && n >= 0)
 		n = metrics_delta(a, buf, n);
 	if (n < 0) {
 		free(buf);

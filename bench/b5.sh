@@ -2,9 +2,10 @@
 # B5: tools generated from the specs in specs/ against the same tools of
 # libbpf-tools (Debian's libbpf-tools package, hand-written libbpf C), each pair
 # on the same fixed workload, in interleaved rounds (bare, libbpf-tools,
-# generated, floor; again). The floor is an object of empty programs ('return 0')
-# on the generated tool's tracepoints, attached the same way: what any program
-# there pays before doing anything. For each tool: the workload's wall time and
+# generated, floor; then bare, generated, libbpf-tools, floor; again). The
+# floor is an object of empty programs ('return 0') on the generated tool's
+# tracepoints, attached the same way: what any program there pays before doing
+# anything. For each tool: the workload's wall time and
 # the overhead over the bare run of the same round, and the BPF programs' own run
 # time from kernel.bpf_stats_enabled (run_time_ns / run_cnt of each program the
 # tool's process holds), per run and per operation of the workload. Prints the
@@ -183,7 +184,10 @@ b5_run() {
 			bare=$(b5_work "${B5_WORK[$t]}")
 			B5_T[$t,bare]+="$bare "
 			g=${B5_GEN[$t]:-$t}
-			for side in libbpf-tools generated floor; do
+			# the two tools take turns going first: neither always runs on what the other left
+			sides="libbpf-tools generated floor"
+			((r % 2)) && sides="generated libbpf-tools floor"
+			for side in $sides; do
 				case $side in
 				libbpf-tools) b5_start "/usr/sbin/$t" ${B5_ARGS[$t]:-} || continue ;;
 				generated) b5_start "$B5/gen/$g/$g" || continue ;;

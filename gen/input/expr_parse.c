@@ -314,45 +314,66 @@ static int call(struct parser *p, size_t off)
 		return perr(p, off, "%s() shows a whole print item or aggregation key ('print: [%s(x)]'); "
 			    "it is not a value an expression can use", p->text, p->text);
 	return perr(p, off, "unknown function '%s'; the functions are %s, each around a whole print "
-		    "item or aggregation key, and str(ARG), a syscall argument's string", p->text, known);
+		    "item or aggregation key, and str(ARG), a syscall argument's string, or str(X, N)", p->text, known);
 }
 
 /*
  * "str(data)": the string at a syscall argument's address (mount's void *
- * data), read from the caller's memory as a char * argument is. One
- * reference, its text "str(NAME)"; the model checks what NAME is.
+ * data), read from the caller's memory as a char * argument is; "str(X, N)":
+ * the string X (that one, or any string of unknown length) in at most N
+ * bytes. One reference, its text "str(NAME)" or "str(NAME, N)"; the model
+ * checks what NAME is.
  */
 static int parse_str(struct parser *p, size_t off, struct expr **out)
 {
+	char *name, *len = NULL;
 	struct expr *e;
-	char *name;
+	size_t comma;
 	int err;
 
+	*out = NULL;
 	err = next(p);
 	if (!err && p->tok != T_LPAREN)
 		err = perr(p, p->tok_off, "expected '(' after 'str'");
 	if (!err)
 		err = next(p);
 	if (!err && p->tok != T_NAME)
-		err = perr(p, p->tok_off, "str() takes the name of a syscall argument: 'str(data)'");
-	if (!err && (strchr(p->text, '.') || strstr(p->text, "->") || strchr(p->text, '[')))
-		err = perr(p, p->tok_off, "str() takes the name of a syscall argument, not '%s'", p->text);
+		err = perr(p, p->tok_off, "str() takes the name of a syscall argument, 'str(data)', or a string "
+			   "and its length, 'str(action->name, 32)'");
 	if (err)
 		return err;
+	/* str(X, N): the lexer has no ',', the length is read here */
+	comma = p->pos + strspn(p->s + p->pos, " \t");
+	if (p->s[comma] != ',' && (strchr(p->text, '.') || strstr(p->text, "->") || strchr(p->text, '[')))
+		return perr(p, p->tok_off, "str() takes the name of a syscall argument, not '%s' (or a string "
+			    "and its length: 'str(%s, 32)')", p->text, p->text);
 	name = p->text;
 	p->text = NULL;
-	err = next(p);
+	if (p->s[comma] == ',') {
+		p->pos = comma + 1;
+		err = next(p);
+		if (!err && p->tok != T_NUM)
+			err = perr(p, p->tok_off, "str(%s, N) takes a length in bytes: a number", name);
+		if (!err) {
+			len = p->text;
+			p->text = NULL;
+		}
+	}
+	if (!err)
+		err = next(p);
 	if (!err && p->tok != T_RPAREN)
-		err = perr(p, p->tok_off, "expected ')' after 'str(%s'", name);
+		err = perr(p, p->tok_off, "expected ')' after 'str(%s%s%s'", name, len ? ", " : "", len ? len : "");
 	if (!err)
 		err = next(p);
 	if (err) {
 		free(name);
+		free(len);
 		return err;
 	}
 	e = node(p, EX_REF, off);
-	e->text = xasprintf("str(%s)", name);
+	e->text = len ? xasprintf("str(%s, %s)", name, len) : xasprintf("str(%s)", name);
 	free(name);
+	free(len);
 	*out = e;
 	return 0;
 }

@@ -531,37 +531,60 @@ static int saved_value(struct resolver *r, struct pvalue *v, const char *name, s
 	return -EINVAL;
 }
 
+static int value_resolve(struct resolver *r, struct pvalue *v, const char *name, size_t off);
+
 /*
- * str(NAME): the string at the address a syscall argument holds (mount's
- * void * data, an unsigned long), read from the caller's memory as a char *
- * argument is (bpf_probe_read_user_str(), the same bounds). NULL reads "".
+ * str(NAME): the string at the address a syscall argument holds (mount's void *
+ * data, an unsigned long), read from the caller's memory as a char * argument
+ * is (bpf_probe_read_user_str(), the same bounds). NULL reads "".
+ * str(X, N): that, or X, any string of unknown length (a __data_loc field, a
+ * char * argument or member), kept in N bytes with its NUL where a key holds
+ * 64 and a record 256 (bpftrace's str(x, n)). It is a value of its own,
+ * member X_N.
  */
 static int str_value(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
 	size_t n = strlen(name);
-	char *arg;
+	const char *comma;
+	unsigned long len = 0;
+	char *arg, *end;
+	bool sys;
 	int err;
 
 	if (strncmp(name, "str(", 4) || name[n - 1] != ')')
 		return -ENOENT;
-	arg = xstrndup(name + 4, n - 5);
-	if (!r->pr->sys_ev && (r->pr->attach != ATTACH_TRACEPOINT || strcmp(r->pr->ev->sys, "syscalls"))) {
+	comma = strchr(name, ',');
+	arg = xstrndup(name + 4, (comma ? (size_t)(comma - name) : n - 1) - 4);
+	if (comma) {
+		len = strtoul(comma + 1, &end, 0);
+		if (end != name + n - 1 || len < 2 || len > RECORD_STR_MAX) {
+			spec_error(r->p->spec, &r->src->loc, off, "str(%s, N) keeps the string in N bytes with "
+				   "its NUL: 2 to %d", arg, RECORD_STR_MAX);
+			free(arg);
+			return -EINVAL;
+		}
+	}
+	sys = r->pr->sys_ev || (r->pr->attach == ATTACH_TRACEPOINT && !strcmp(r->pr->ev->sys, "syscalls"));
+	if (!sys && !len) {
 		spec_error(r->p->spec, &r->src->loc, off, "str() reads a syscall argument's string, and %s "
-			   "is not a syscalls/ event", r->pr->event);
+			   "is not a syscalls/ event (str(%s, N): a string of unknown length in N bytes)",
+			   r->pr->event, arg);
 		free(arg);
 		return -EINVAL;
 	}
+	if (!sys)
+		goto any;
 	if (r->pr->attach == ATTACH_TRACEPOINT)
 		err = resolve_ctx(r, v, arg, off);
 	else
 		err = sysargs_value(r, v, arg, off);
+	if (err == -ENOENT && len)
+		goto any;	/* not an argument: comm, a let, ... */
 	if (err == -ENOENT)
 		err = unknown_field(r, arg, off);
 	if (!err && v->kind == PV_STR && v->str_ptr == (r->pr->attach != ATTACH_TRACEPOINT) &&
-	    (v->src == PV_USTR || v->src == PV_SYSARG)) {
-		free(arg);
-		return 0;	/* a char * already is a string: str(filename) is filename */
-	}
+	    (v->src == PV_USTR || v->src == PV_SYSARG))
+		goto out;	/* a char * already is a string: str(filename) is filename */
 	if (!err && (v->src != PV_CTX && v->src != PV_SYSARG)) {
 		spec_error(r->p->spec, &r->src->loc, off, "str() reads the string at a syscall argument's "
 			   "address, and '%s' is not an argument", arg);
@@ -572,9 +595,8 @@ static int str_value(struct resolver *r, struct pvalue *v, const char *name, siz
 			   "(%s) is not one: a pointer or an unsigned long", arg, v->field->type);
 		err = -EINVAL;
 	}
-	free(arg);
 	if (err)
-		return err;
+		goto out;
 	if (v->src == PV_CTX)
 		v->src = PV_USTR;
 	else
@@ -583,7 +605,31 @@ static int str_value(struct resolver *r, struct pvalue *v, const char *name, siz
 	v->size = 0;
 	v->is_signed = false;
 	v->narrow = false;
-	return 0;
+	goto out;
+any:
+	*v = (struct pvalue){ .name = v->name, .join = -1, .let = -1 };
+	err = value_resolve(r, v, arg, off);
+	if (err == -ENOENT)
+		err = unknown_field(r, arg, off);
+	if (!err && (v->kind != PV_STR || v->size || v->argv || v->stack)) {
+		if (v->kind == PV_STR && v->size)
+			spec_error(r->p->spec, &r->src->loc, off, "str(%s, N) keeps a string of unknown length, "
+				   "and '%s' is an array of %u bytes", arg, arg, v->size);
+		else
+			spec_error(r->p->spec, &r->src->loc, off, "str(%s, N) keeps a string, and '%s' is not "
+				   "one", arg, arg);
+		err = -EINVAL;
+	}
+out:
+	if (!err && len) {
+		char *c = c_name_of(arg);
+
+		v->size = len;
+		v->cname = xasprintf("%s_%lu", c, len);
+		free(c);
+	}
+	free(arg);
+	return err;
 }
 
 static int add_value(struct pprobe *pr, struct pvalue *v)
@@ -593,45 +639,36 @@ static int add_value(struct pprobe *pr, struct pvalue *v)
 	return pr->nr_vals++;
 }
 
-int value_find(struct resolver *r, const char *name, size_t off)
+/*
+ * What the name 'name' is, into *v (its name set, join and let -1): a let,
+ * str(), the current task's member, a saved value, a param, a field, an
+ * argument or a built-in. -ENOENT: none of them (not reported).
+ */
+static int value_resolve(struct resolver *r, struct pvalue *v, const char *name, size_t off)
 {
 	struct pprobe *pr = r->pr;
-	struct pvalue v = { .name = (char *)name, .join = -1, .let = -1 };
 	const struct pparam *param;
 	const struct builtin *b;
 	bool upper;
 	int i, err;
 
-	for (i = 0; i < pr->nr_vals; i++)
-		if (pr->vals[i].src != PV_EXPR && !strcmp(pr->vals[i].name, name))
-			return i;
 	for (i = 0; i < pr->nr_lets; i++) {
 		if (strcmp(pr->lets[i].name, name))
 			continue;
-		v = pr->lets[i].type;
-		v.src = PV_LET;
-		v.let = i;
-		v.join = -1;
-		goto add;
+		*v = pr->lets[i].type;
+		v->src = PV_LET;
+		v->let = i;
+		v->join = -1;
+		return 0;
 	}
-	err = str_value(r, &v, name, off);
-	if (err != -ENOENT) {
-		if (err)
-			return err;
-		goto add;
-	}
-	err = curtask_value(r, &v, name, off);
-	if (err != -ENOENT) {
-		if (err)
-			return err;
-		goto add;
-	}
-	if (path_is_saved(r, name)) {
-		err = saved_value(r, &v, name, off);
-		if (err)
-			return err;
-		goto add;
-	}
+	err = str_value(r, v, name, off);
+	if (err != -ENOENT)
+		return err;
+	err = curtask_value(r, v, name, off);
+	if (err != -ENOENT)
+		return err;
+	if (path_is_saved(r, name))
+		return saved_value(r, v, name, off);
 	if ((param = prog_find_param(r->p, name))) {
 		if (has_field(pr, name)) {
 			spec_error(r->p->spec, &r->src->loc, off, "'%s' is both a param and a%s of %s: rename "
@@ -639,18 +676,18 @@ int value_find(struct resolver *r, const char *name, size_t off)
 				   pr->event);
 			return -EINVAL;
 		}
-		v.src = PV_PARAM;
-		v.kind = PV_INT;
-		v.size = param->size;
-		v.is_signed = param->is_signed;
-		v.is_bool = param->is_bool;
-		v.param = param->ident;
-		goto add;
+		v->src = PV_PARAM;
+		v->kind = PV_INT;
+		v->size = param->size;
+		v->is_signed = param->is_signed;
+		v->is_bool = param->is_bool;
+		v->param = param->ident;
+		return 0;
 	}
-	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, &v, name))
-		goto add;
+	if (pr->attach == ATTACH_TRACEPOINT && !resolve_uargv(r, v, name))
+		return 0;
 	if (pr->attach == ATTACH_TRACEPOINT && (path_has_members(name) || strchr(name, '.'))) {
-		err = path_resolve_ctx(r, &v, name, off);
+		err = path_resolve_ctx(r, v, name, off);
 		if (err == -ENOENT) {
 			char buf[512];
 			const char *base, *cast, *path;
@@ -658,34 +695,48 @@ int value_find(struct resolver *r, const char *name, size_t off)
 			path_split(name, buf, sizeof(buf), &base, &cast, &path);
 			return unknown_field(r, base, off);
 		}
-		if (err)
-			return err;
-		goto add;
+		return err;
 	}
 	b = find_builtin(name, &upper);
 	err = -ENOENT;
 	if (!upper) {
-		err = pr->attach == ATTACH_TRACEPOINT ? resolve_ctx(r, &v, name, off)
-						       : resolve_raw(r, &v, name, off);
+		err = pr->attach == ATTACH_TRACEPOINT ? resolve_ctx(r, v, name, off)
+						       : resolve_raw(r, v, name, off);
 		if (err && err != -ENOENT)
 			return err;
 	}
 	if (err == -ENOENT) {
 		if (!b)
 			return -ENOENT;
-		v.src = b->src;
-		v.kind = b->kind;
-		v.size = b->size;
-		v.is_signed = b->is_signed;
+		v->src = b->src;
+		v->kind = b->kind;
+		v->size = b->size;
+		v->is_signed = b->is_signed;
 		if (b->src == PV_KSTACK || b->src == PV_USTACK) {
-			v.stack = b->src == PV_KSTACK ? STACK_KERNEL : STACK_USER;
+			v->stack = b->src == PV_KSTACK ? STACK_KERNEL : STACK_USER;
 			if (!r->p->stack_map)
 				r->p->stack_map = prog_ident(r->p, "stackmap");
-			v.stack_map = r->p->stack_map;
+			v->stack_map = r->p->stack_map;
 		}
 	}
-add:
-	if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV ||
+	return 0;
+}
+
+int value_find(struct resolver *r, const char *name, size_t off)
+{
+	struct pprobe *pr = r->pr;
+	struct pvalue v = { .name = (char *)name, .join = -1, .let = -1 };
+	int i, err;
+
+	for (i = 0; i < pr->nr_vals; i++)
+		if (pr->vals[i].src != PV_EXPR && !strcmp(pr->vals[i].name, name))
+			return i;
+	err = value_resolve(r, &v, name, off);
+	if (err)
+		return err;
+	if (v.cname) {
+		/* str(X, N): named by str_value() */
+	} else if (v.src == PV_CTX || v.src == PV_USTR || v.src == PV_UARGV ||
 	    (v.src == PV_SYSARG && !strncmp(name, "str(", 4)))
 		v.cname = xstrdup(v.field->cname);
 	else if (v.src == PV_TID && !strcmp(name, "common_pid"))

@@ -172,6 +172,14 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 			sb_printf(sb, "\t\tstruct %s *val = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n\n",
 				  set->val_struct, set->map);
 			sb_printf(sb, "\t\tif (!val)\n\t\t\t%s\n", leave);
+		} else if (set->per_task) {
+			/* the task's slot, made by its first save: written in place */
+			sb_printf(sb, "\t\tstruct %s *val;\n\n\t\tval = bpf_task_storage_get(&%s, %s, 0, "
+				  "BPF_LOCAL_STORAGE_GET_F_CREATE);\n", set->val_struct, set->map, key_task(pr, &sv->key));
+			sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
+				  leave);
+		}
+		if (set->per_cpu || set->per_task) {
 			if (sv->if_absent)
 				sb_puts(sb, "\t\tif (!val->tpgen_saved) {\n");
 			/*
@@ -530,7 +538,7 @@ static void emit_join_key(struct strbuf *sb, const struct prog *p, const struct 
 {
 	char *obj;
 
-	if (p->sets[j->set].per_cpu)
+	if (p->sets[j->set].per_cpu || p->sets[j->set].per_task)
 		return;
 	obj = xasprintf("%s_key.", j->local);
 	sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
@@ -561,7 +569,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct psaved *set = &p->sets[pr->joins[i].set];
 
-		if (set->per_cpu) {
+		if (set->per_cpu || set->per_task) {
 			sb_printf(sb, "\tstruct %s *%s = NULL;\n", set->val_struct, pr->joins[i].local);
 			continue;
 		}
@@ -597,6 +605,10 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 		if (p->sets[j->set].per_cpu) {
 			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &(__u32){ 0 });\n", j->local, p->sets[j->set].map);
 			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)", j->local, j->local);
+		} else if (p->sets[j->set].per_task) {
+			sb_printf(sb, "\t%s = bpf_task_storage_get(&%s, %s, 0, 0);\n", j->local, p->sets[j->set].map,
+				  key_task(pr, &j->key));
+			sb_printf(sb, "\tif (!%s || !%s->tpgen_saved)", j->local, j->local);
 		} else {
 			sb_printf(sb, "\t%s = bpf_map_lookup_elem(&%s, &%s_key);\n", j->local, p->sets[j->set].map,
 				  j->local);
@@ -626,7 +638,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (deletes && strstr(sb->buf + start, "goto out;"))
 		sb_puts(sb, "out:\n");
 	for (i = 0; i < pr->nr_joins; i++)
-		if (pr->joins[i].del && p->sets[pr->joins[i].set].per_cpu)
+		if (pr->joins[i].del && (p->sets[pr->joins[i].set].per_cpu || p->sets[pr->joins[i].set].per_task))
 			sb_printf(sb, "\tif (%s)\n\t\t%s->tpgen_saved = 0;\n", pr->joins[i].local, pr->joins[i].local);
 		else if (pr->joins[i].del)
 			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,

@@ -35,7 +35,7 @@ static void emit_hash(struct strbuf *sb, const char *key, const char *val, const
 /* tpgen_save() starts from zeroed values; saves of a few numbers build theirs on the stack. */
 static bool save_needs_zero(const struct prog *p, int set)
 {
-	if (p->sets[set].per_cpu)
+	if (p->sets[set].per_cpu || p->sets[set].per_task)
 		return false;
 	if (!prog_save_on_stack(&p->sets[set]))
 		return true;
@@ -77,6 +77,15 @@ void emit_maps(struct strbuf *sb, const struct prog *p)
 				  "\t__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);\n"
 				  "\t__uint(max_entries, 1);\n"
 				  "\t__type(key, __u32);\n"
+				  "\t__type(value, struct %s);\n"
+				  "} %s SEC(\".maps\");\n", set->val_struct, set->map);
+			continue;
+		}
+		if (set->per_task) {
+			sb_printf(sb, "struct {\n"
+				  "\t__uint(type, BPF_MAP_TYPE_TASK_STORAGE);\n"
+				  "\t__uint(map_flags, BPF_F_NO_PREALLOC);\n"
+				  "\t__type(key, int);\n"
 				  "\t__type(value, struct %s);\n"
 				  "} %s SEC(\".maps\");\n", set->val_struct, set->map);
 			continue;
@@ -209,6 +218,10 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 			/* keyed by the CPU: the slot of a per-CPU array, no key of its own */
 			sb_printf(sb, "\n/* '%s': the values a save keeps on this CPU */\nstruct %s {\n", set->name,
 				  set->val_struct);
+		} else if (set->per_task) {
+			/* keyed by a task: its slot of a task storage map */
+			sb_printf(sb, "\n/* '%s': the values a save keeps for a task */\nstruct %s {\n", set->name,
+				  set->val_struct);
 		} else {
 			sb_printf(sb, "\n/* '%s': the key and the values a save keeps */\nstruct %s {\n",
 				  set->name, set->key_struct);
@@ -226,6 +239,8 @@ void emit_records(struct strbuf *sb, struct strbuf *types, const struct prog *p)
 					  set->members[j].cname, set->members[j].cname, set->members[j].cname);
 		if (set->per_cpu)
 			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this CPU's slot holds values */\n");
+		else if (set->per_task)
+			sb_puts(sb, "\t__u32 tpgen_saved;\t/* this task's slot holds values */\n");
 		sb_puts(sb, "};\n");
 	}
 	for (i = 0; i < p->nr_probes; i++) {

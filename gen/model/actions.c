@@ -1257,11 +1257,26 @@ static bool key_is_cpu(const struct pprobe *pr, const struct pitems *key)
 	return key->nr == 1 && pr->vals[key->v[0].val].src == PV_CPU;
 }
 
+/* The task whose pid a key is, in tp_btf, as C: its trusted pointer; NULL: not one. */
+const char *key_task(const struct pprobe *pr, const struct pitems *key)
+{
+	const struct pvalue *v = key->nr == 1 ? &pr->vals[key->v[0].val] : NULL;
+
+	if (!v || pr->attach != ATTACH_TP_BTF)
+		return NULL;
+	if (v->src == PV_TID)
+		return "bpf_get_current_task_btf()";
+	if (v->src == PV_RAW && v->btf_direct && !v->curtask && !v->user_mem && v->arg_local && v->path &&
+	    !strcmp(v->path, "pid") && v->arg_type && !strcmp(v->arg_type, "struct task_struct *"))
+		return v->arg_local;
+	return NULL;
+}
+
 void prog_plan_sets(struct prog *p)
 {
 	for (int s = 0; s < p->nr_sets; s++) {
 		struct psaved *set = &p->sets[s];
-		bool cpu, user = false, reserved = false;
+		bool cpu, task, user = false, reserved = false;
 
 		for (int m = 0; m < set->nr_members; m++) {
 			user |= set->members[m].user_str;
@@ -1269,17 +1284,22 @@ void prog_plan_sets(struct prog *p)
 		}
 		/* the members tpgen adds are tpgen_*: a spec that names one keeps the plain forms */
 		set->refetch = user && !reserved;
-		cpu = !reserved;
-		for (int i = 0; i < p->nr_probes && cpu; i++) {
+		cpu = task = !reserved;
+		for (int i = 0; i < p->nr_probes && (cpu || task); i++) {
 			const struct pprobe *pr = &p->probes[i];
 
 			for (int k = 0; k < pr->nr_saves; k++)
-				if (pr->saves[k].set == s)
+				if (pr->saves[k].set == s) {
 					cpu &= key_is_cpu(pr, &pr->saves[k].key);
+					task &= key_task(pr, &pr->saves[k].key) != NULL;
+				}
 			for (int k = 0; k < pr->nr_joins; k++)
-				if (pr->joins[k].set == s)
+				if (pr->joins[k].set == s) {
 					cpu &= key_is_cpu(pr, &pr->joins[k].key);
+					task &= key_task(pr, &pr->joins[k].key) != NULL;
+				}
 		}
 		set->per_cpu = cpu;
+		set->per_task = task && !cpu;
 	}
 }

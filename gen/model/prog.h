@@ -138,6 +138,12 @@ struct psaved {
 	const struct spec_save *first;
 	bool joined;
 	bool per_cpu;		/* keyed by the current CPU only: one per-CPU slot, no hash */
+	/*
+	 * Keyed by a task's pid only, with the task at hand at every save and
+	 * join (tp_btf's task arguments, the current task): the task's slot of
+	 * a task storage map, no hash, freed with the task.
+	 */
+	bool per_task;
 	bool refetch;		/* user strings keep their pointer, read again at the join if empty */
 	char *absent_map;	/* an optional join's values when nothing was saved (per CPU), or NULL */
 	long long entries;	/* keys the map holds: the largest a save asks, 0: MAP_ENTRIES */
@@ -391,6 +397,7 @@ static inline bool pvalue_user_str(const struct pvalue *v)
  * The slot's tpgen_saved says whether something is saved.
  */
 void prog_plan_sets(struct prog *p);
+const char *key_task(const struct pprobe *pr, const struct pitems *key);
 /* gen/model/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 /*

@@ -179,7 +179,7 @@ static void emit_saves(struct strbuf *sb, const struct prog *p, const struct ppr
 			sb_printf(sb, "\t\tif (!val) {\n\t\t\t__sync_fetch_and_add(&tpgen_lost, 1);\n\t\t\t%s\n\t\t}\n",
 				  leave);
 		}
-		if (set->per_cpu || set->per_task) {
+		if (psaved_is_slot(set)) {
 			if (sv->if_absent)
 				sb_puts(sb, "\t\tif (!val->tpgen_saved) {\n");
 			/*
@@ -538,7 +538,7 @@ static void emit_join_key(struct strbuf *sb, const struct prog *p, const struct 
 {
 	char *obj;
 
-	if (p->sets[j->set].per_cpu || p->sets[j->set].per_task)
+	if (psaved_is_slot(&p->sets[j->set]))
 		return;
 	obj = xasprintf("%s_key.", j->local);
 	sb_printf(sb, "\t__builtin_memset(&%s_key, 0, sizeof(%s_key));\n", j->local, j->local);
@@ -569,7 +569,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	for (i = 0; i < pr->nr_joins; i++) {
 		const struct psaved *set = &p->sets[pr->joins[i].set];
 
-		if (set->per_cpu || set->per_task) {
+		if (psaved_is_slot(set)) {
 			sb_printf(sb, "\tstruct %s *%s = NULL;\n", set->val_struct, pr->joins[i].local);
 			continue;
 		}
@@ -638,7 +638,7 @@ static void emit_probe(struct strbuf *sb, const struct prog *p, const struct ppr
 	if (deletes && strstr(sb->buf + start, "goto out;"))
 		sb_puts(sb, "out:\n");
 	for (i = 0; i < pr->nr_joins; i++)
-		if (pr->joins[i].del && (p->sets[pr->joins[i].set].per_cpu || p->sets[pr->joins[i].set].per_task))
+		if (pr->joins[i].del && psaved_is_slot(&p->sets[pr->joins[i].set]))
 			sb_printf(sb, "\tif (%s)\n\t\t%s->tpgen_saved = 0;\n", pr->joins[i].local, pr->joins[i].local);
 		else if (pr->joins[i].del)
 			sb_printf(sb, "\tbpf_map_delete_elem(&%s, &%s_key);\n", p->sets[pr->joins[i].set].map,

@@ -35,7 +35,7 @@ static void emit_hash(struct strbuf *sb, const char *key, const char *val, const
 /* tpgen_save() starts from zeroed values; saves of a few numbers build theirs on the stack. */
 static bool save_needs_zero(const struct prog *p, int set)
 {
-	if (p->sets[set].per_cpu || p->sets[set].per_task)
+	if (psaved_is_slot(&p->sets[set]))
 		return false;
 	if (!prog_save_on_stack(&p->sets[set]))
 		return true;

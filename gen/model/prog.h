@@ -398,6 +398,12 @@ static inline bool pvalue_user_str(const struct pvalue *v)
  */
 void prog_plan_sets(struct prog *p);
 const char *key_task(const struct pprobe *pr, const struct pitems *key);
+
+/* A set kept in a slot (per CPU, per task), found and ended by its tpgen_saved, not a hash map. */
+static inline bool psaved_is_slot(const struct psaved *set)
+{
+	return set->per_cpu || set->per_task;
+}
 /* gen/model/prog.c: resolve the spec's entries and latency pairs into probes of p. */
 int prog_resolve(struct prog *p);
 /*
